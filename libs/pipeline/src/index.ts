@@ -1,0 +1,10 @@
+export { EmbedBatcher, type EmbedFn } from './batcher.js';
+export {
+  DEFAULT_INDEX_DIR,
+  defaultIndexPath,
+  INDEX_FILE,
+  type IndexOptions,
+  indexRepository,
+} from './local-runner.js';
+export { type IndexPlan, planIndex } from './plan.js';
+export type { IndexPhase, IndexProgress, IndexSummary } from './progress.js';

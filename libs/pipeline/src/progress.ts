@@ -1,0 +1,47 @@
+import type { SkipReason } from '@codesift/core';
+
+export type IndexPhase = 'open' | 'scan' | 'plan' | 'index' | 'finish' | 'done';
+
+/** A snapshot of a running index job, emitted often; consumers throttle display. */
+export interface IndexProgress {
+  phase: IndexPhase;
+  /** Files found by the scanner that will be indexed. */
+  filesScanned: number;
+  /** Files whose size or mtime changed (or are new) and must be read. */
+  filesToProcess: number;
+  /** Files of `filesToProcess` handled so far (written, unchanged or skipped). */
+  filesProcessed: number;
+  chunks: number;
+  /** Chunks per second over the index phase so far. */
+  chunksPerSecond: number;
+  /** Seconds left in the index phase, estimated from the file rate; null until known. */
+  etaSeconds: number | null;
+  elapsedSeconds: number;
+}
+
+/** What `codesift index --json` prints. */
+export interface IndexSummary {
+  root: string;
+  indexPath: string;
+  embedder: string | null;
+  /** Files the scanner accepted. */
+  filesScanned: number;
+  /** Files (re)written to the index this run: new + changed. */
+  filesIndexed: number;
+  filesNew: number;
+  filesChanged: number;
+  /** Files whose content was identical (only their stat changed, or nothing at all). */
+  filesUnchanged: number;
+  filesDeleted: number;
+  /** Files that could not be processed (read or chunk errors), with reasons in `failures`. */
+  filesFailed: number;
+  skipped: Partial<Record<SkipReason, number>>;
+  chunks: number;
+  symbols: number;
+  vectors: number;
+  /** Totals in the index after the run. */
+  totals: { files: number; chunks: number; symbols: number; vectors: number };
+  seconds: number;
+  chunksPerSecond: number;
+  failures: { path: string; reason: string }[];
+}

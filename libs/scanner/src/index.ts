@@ -1,0 +1,4 @@
+export { decodeText, isBinaryContent } from './content.js';
+export { readFileContent } from './read-file.js';
+export { scan } from './scan.js';
+export type { ReadOutcome, ScanOptions, ScanResult, SkippedFile } from './types.js';

@@ -1,0 +1,94 @@
+import { constants } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
+import { errorMessage, type ScannedFile, sha256Hex } from '@codesift/core';
+import { decodeText, isBinaryContent } from './content.js';
+import { hasGeneratedMarker } from './skip-rules.js';
+import { DEFAULT_MAX_FILE_BYTES, type ReadOutcome } from './types.js';
+
+// Non-blocking open so that a FIFO swapped in after the scan cannot hang the
+// read; the fstat below then refuses it. O_NONBLOCK does not exist on Windows.
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+/**
+ * Reads, classifies, hashes and decodes one scanned file. Never throws: any
+ * failure comes back as a skip, since files change and vanish between the
+ * scan and the read.
+ */
+export async function readFileContent(
+  file: ScannedFile,
+  options?: { maxFileBytes?: number },
+): Promise<ReadOutcome> {
+  const maxFileBytes = options?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const skip = (reason: 'unreadable' | 'too-large' | 'binary' | 'generated', detail?: string) =>
+    ({
+      ok: false,
+      skip:
+        detail === undefined ? { path: file.path, reason } : { path: file.path, reason, detail },
+    }) as const;
+
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(file.absPath, OPEN_FLAGS);
+    const stat = await handle.stat();
+    if (!stat.isFile()) return skip('unreadable', 'not a regular file');
+    if (stat.size > maxFileBytes) return skip('too-large', tooLargeDetail(stat.size, maxFileBytes));
+    const bytes = await readAtMost(handle, stat.size, maxFileBytes);
+    if (bytes === undefined) {
+      return skip('too-large', `grew past the ${maxFileBytes}-byte limit while being read`);
+    }
+    if (isBinaryContent(bytes)) return skip('binary', 'binary content');
+    const { text, lossy } = decodeText(bytes);
+    if (hasGeneratedMarker(text)) return skip('generated', 'generated-code marker in header');
+    return {
+      ok: true,
+      file: {
+        ...file,
+        size: bytes.length,
+        mtimeMs: stat.mtimeMs,
+        hash: sha256Hex(bytes),
+        text,
+        lossy,
+      },
+    };
+  } catch (err) {
+    return skip('unreadable', describeError(err));
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+export function tooLargeDetail(size: number, limit: number): string {
+  return `${size} bytes exceeds the ${limit}-byte limit`;
+}
+
+export function describeError(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  const message = errorMessage(err);
+  return code && !message.startsWith(code) ? `${code}: ${message}` : message;
+}
+
+/**
+ * Reads the whole file, trusting neither the stat size (it may have changed)
+ * nor the file to stop growing: undefined once more than `limit` bytes arrive.
+ */
+async function readAtMost(
+  handle: FileHandle,
+  expected: number,
+  limit: number,
+): Promise<Uint8Array | undefined> {
+  // One byte of headroom tells "exactly at the limit" from "grew past it".
+  let buffer = Buffer.allocUnsafe(Math.min(expected, limit) + 1);
+  let length = 0;
+  for (;;) {
+    if (length === buffer.length) {
+      if (length > limit) return undefined;
+      const bigger = Buffer.allocUnsafe(Math.min(buffer.length * 2, limit + 1));
+      buffer.copy(bigger, 0, 0, length);
+      buffer = bigger;
+    }
+    const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+    if (bytesRead === 0) break;
+    length += bytesRead;
+  }
+  return length > limit ? undefined : buffer.subarray(0, length);
+}

@@ -1,0 +1,60 @@
+import type { Chunk, FileRecord, SymbolInfo } from '@codesift/core';
+import type { ChunkStore, KeywordIndex, Manifest, SymbolIndex, VectorIndex } from './ports.js';
+
+/** Everything derived from one file, written together by `commitFiles`. */
+export interface FileCommit {
+  record: FileRecord;
+  chunks: Chunk[];
+  /** One vector per chunk, same order; null when vectors are off for this index. */
+  vectors: Float32Array[] | null;
+  symbols: SymbolInfo[];
+}
+
+export interface IndexMeta {
+  schemaVersion: number;
+  /** Analyzer version the keyword index was built with (see @codesift/analysis ANALYZER_VERSION). */
+  analyzerVersion: number;
+  embedder: string | null;
+  dimensions: number | null;
+  /** Epoch ms. */
+  createdAt: number;
+  /** Epoch ms of the last write. */
+  updatedAt: number;
+}
+
+export interface IndexStats {
+  files: number;
+  chunks: number;
+  symbols: number;
+  vectors: number;
+  /** Size of the database including its write-ahead log. */
+  bytes: number;
+}
+
+/** The single-machine index: all ports over one store, plus atomic per-file writes. */
+export interface LocalIndex {
+  readonly keyword: KeywordIndex;
+  readonly vectors: VectorIndex;
+  readonly symbols: SymbolIndex;
+  readonly manifest: Manifest;
+  readonly chunks: ChunkStore;
+  meta(): IndexMeta;
+  /**
+   * Atomically replaces everything stored for each file (old chunks,
+   * vectors, symbols deleted; new ones written; manifest updated) in one
+   * transaction for the whole batch, so a crash leaves each file either
+   * fully old or fully new. Throws (and writes nothing) on invalid input,
+   * e.g. a vector of the wrong dimension.
+   */
+  commitFiles(batch: FileCommit[]): void;
+  /** Atomically removes files and everything derived from them. */
+  removeFiles(paths: string[]): void;
+  /**
+   * Records the embedder. The first call on an empty index creates the
+   * vector table; a different embedder (or dimension) on an index that
+   * already holds files throws CodesiftError('INDEX_INCOMPATIBLE').
+   */
+  setEmbedder(name: string | null, dimensions: number | null): void;
+  stats(): IndexStats;
+  close(): void;
+}

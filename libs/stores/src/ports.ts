@@ -1,0 +1,139 @@
+/**
+ * Store ports. The local SQLite index and the cluster adapters
+ * (Elasticsearch for BM25, Qdrant for vectors) implement these, so every
+ * method is async and speaks plain data: no SQL, no client objects.
+ *
+ * Shared rules every implementation follows (the contract suite checks them):
+ * - `upsert` is idempotent by `id`: writing the same id again replaces it.
+ * - A write is visible to `search`/`count` once its promise resolves.
+ * - Results are ordered best first; `score` is higher-is-better.
+ * - Path filters are plain string prefixes of the POSIX path relative to
+ *   the root (`src/` matches `src/a.ts`, `src` also matches `srcx/b.ts`).
+ */
+import type { Chunk, FileRecord, SymbolInfo } from '@codesift/core';
+
+/** What the keyword index needs of a chunk. Text is raw; the index analyzes it. */
+export interface KeywordDoc {
+  id: string;
+  path: string;
+  language: string;
+  startLine: number;
+  endLine: number;
+  symbol: string | null;
+  kind: string;
+  content: string;
+  context: string;
+  signature?: string;
+}
+
+export interface SearchFilter {
+  /** Keep only these languages (empty or absent: all). */
+  languages?: string[];
+  /** Keep only paths starting with one of these (empty or absent: all). */
+  pathPrefixes?: string[];
+  /** Drop paths starting with any of these. */
+  excludePathPrefixes?: string[];
+}
+
+export interface KeywordTerm {
+  /** One analyzer term (see @codesift/analysis `analyze`). */
+  term: string;
+  /** Multiplies the term's BM25 contribution; default 1. Terms with boost <= 0 are ignored. */
+  boost?: number;
+}
+
+export interface KeywordQuery {
+  /** OR semantics: a doc matches if it contains any term. */
+  terms: KeywordTerm[];
+  limit: number;
+  filter?: SearchFilter;
+}
+
+export interface KeywordHit {
+  id: string;
+  path: string;
+  startLine: number;
+  endLine: number;
+  symbol: string | null;
+  kind: string;
+  language: string;
+  /** BM25 score, higher is better; comparable only within one result list. */
+  score: number;
+}
+
+export interface KeywordIndex {
+  upsert(docs: KeywordDoc[]): Promise<void>;
+  deleteByPaths(paths: string[]): Promise<void>;
+  search(q: KeywordQuery): Promise<KeywordHit[]>;
+  count(): Promise<number>;
+}
+
+export interface VectorRecord {
+  id: string;
+  path: string;
+  language: string;
+  vector: Float32Array;
+}
+
+export interface VectorQuery {
+  vector: Float32Array;
+  limit: number;
+  filter?: SearchFilter;
+}
+
+export interface VectorHit {
+  id: string;
+  path: string;
+  /** Cosine similarity, higher is better (1 = same direction). */
+  score: number;
+}
+
+export interface VectorIndex {
+  /** Rejects with CodesiftError('INVALID_ARGUMENT') when a vector has the wrong dimension. */
+  upsert(v: VectorRecord[]): Promise<void>;
+  deleteByPaths(paths: string[]): Promise<void>;
+  search(q: VectorQuery): Promise<VectorHit[]>;
+  count(): Promise<number>;
+}
+
+export interface SymbolLookupOptions {
+  /** Most results; default 50. */
+  limit?: number;
+  /** Keep only this kind (`function`, `class`, ...). */
+  kind?: string;
+}
+
+export interface VocabularyOptions {
+  /** Most names; default 1000. */
+  limit?: number;
+  /** Case-insensitive name prefix. */
+  prefix?: string;
+}
+
+export interface SymbolIndex {
+  upsert(s: SymbolInfo[]): Promise<void>;
+  deleteByPaths(paths: string[]): Promise<void>;
+  /**
+   * Symbols whose name or qualified name equals `name` (case-insensitive),
+   * qualified-name matches first; then those whose name or qualified name
+   * starts with it, shortest name first.
+   */
+  lookup(name: string, opts?: SymbolLookupOptions): Promise<SymbolInfo[]>;
+  /** Distinct symbol names with how many symbols carry each, most frequent first. */
+  vocabulary(opts?: VocabularyOptions): Promise<{ name: string; count: number }[]>;
+  count(): Promise<number>;
+}
+
+export interface Manifest {
+  get(path: string): Promise<FileRecord | undefined>;
+  all(): Promise<Map<string, FileRecord>>;
+  /** Inserts or replaces records by path. */
+  put(records: FileRecord[]): Promise<void>;
+  /** Removes the records only; use LocalIndex.removeFiles to drop derived data too. */
+  remove(paths: string[]): Promise<void>;
+}
+
+export interface ChunkStore {
+  /** Full chunks (content, context, signature, doc) in the order asked; unknown ids are skipped. */
+  get(ids: string[]): Promise<Chunk[]>;
+}

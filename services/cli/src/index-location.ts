@@ -1,0 +1,26 @@
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { DEFAULT_INDEX_DIR, INDEX_FILE } from '@codesift/pipeline';
+
+/**
+ * `--index` names either the index directory (like `<root>/.codesift`) or the
+ * database file itself (anything ending in `.db`, or an existing file).
+ */
+export function indexFileFromOption(option: string, cwd: string): string {
+  const p = path.resolve(cwd, option);
+  if (p.endsWith('.db')) return p;
+  if (existsSync(p) && statSync(p).isFile()) return p;
+  return path.join(p, INDEX_FILE);
+}
+
+/** Looks for `<dir>/.codesift/index.db` in `start` and its parents, like git finds `.git`. */
+export function findIndexUpwards(start: string): string | null {
+  let dir = path.resolve(start);
+  for (;;) {
+    const candidate = path.join(dir, DEFAULT_INDEX_DIR, INDEX_FILE);
+    if (existsSync(candidate)) return candidate;
+    const parent = path.dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * Runs one indexing job in a fresh process and prints a JSON line with the
+ * summary, the wall time and the process's peak RSS. The benchmark driver
+ * spawns it so every measurement starts cold and RSS is per job.
+ *
+ *   node index-worker.js '{"root":"/repo","vectors":true,"indexPath":"/tmp/x.db"}'
+ */
+import { createBuiltinEmbedder } from '@codesift/models';
+import { indexRepository } from '@codesift/pipeline';
+
+interface WorkerArgs {
+  root: string;
+  indexPath: string;
+  vectors: boolean;
+  rebuild?: boolean;
+}
+
+const args = JSON.parse(process.argv[2] ?? '{}') as WorkerArgs;
+const t0 = performance.now();
+const embedder = args.vectors ? await createBuiltinEmbedder() : undefined;
+const modelLoadSeconds = (performance.now() - t0) / 1000;
+const summary = await indexRepository({
+  root: args.root,
+  indexPath: args.indexPath,
+  vectors: args.vectors,
+  embedder,
+  rebuild: args.rebuild,
+});
+await embedder?.close();
+const wallSeconds = (performance.now() - t0) / 1000;
+const maxRssMB = process.resourceUsage().maxRSS / 1024;
+process.stdout.write(`${JSON.stringify({ summary, wallSeconds, modelLoadSeconds, maxRssMB })}\n`);

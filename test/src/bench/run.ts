@@ -1,0 +1,161 @@
+/**
+ * `npm run bench`: indexing benchmarks against the targets in the local-mode
+ * issue. Prints a markdown table and writes bench-results/indexing.json.
+ *
+ *   npm run bench                    # full sizes (several minutes)
+ *   npm run bench -- --quick         # small sizes, a smoke run
+ *   npm run bench -- --repo <dir>    # also index a real repository
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createBuiltinEmbedder } from '@codesift/models';
+import { syntheticRepo } from '../support/tree.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    repo: { type: 'string', multiple: true },
+  },
+});
+const quick = values.quick;
+const work = mkdtempSync(path.join(tmpdir(), 'codesift-bench-'));
+
+interface WorkerResult {
+  summary: {
+    filesIndexed: number;
+    chunks: number;
+    chunksPerSecond: number;
+    seconds: number;
+    filesScanned: number;
+  };
+  wallSeconds: number;
+  modelLoadSeconds: number;
+  maxRssMB: number;
+}
+
+function runWorker(root: string, indexPath: string, vectors: boolean): WorkerResult {
+  const out = execFileSync(
+    process.execPath,
+    [path.join(here, 'index-worker.js'), JSON.stringify({ root, indexPath, vectors })],
+    { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+  );
+  return JSON.parse(out.trim().split('\n').pop()!);
+}
+
+async function embedderAlone(n: number): Promise<number> {
+  const embedder = await createBuiltinEmbedder();
+  const texts = Array.from(
+    { length: n },
+    (_, i) =>
+      `Method addOrder (add order) in OrderService${i}, lines 7-13 of TypeScript file src/pkg/service${i}.ts.\n  addOrder(id: string, amount: number): void {\n    if (amount <= 0) {\n      throw new Error('amount must be positive');\n    }\n    this.orders.set(id, amount);\n    this.emit('added', id, amount);\n  }`,
+  );
+  await embedder.embed(texts.slice(0, embedder.maxBatch)); // warm-up
+  const t0 = performance.now();
+  for (let i = 0; i < texts.length; i += embedder.maxBatch)
+    await embedder.embed(texts.slice(i, i + embedder.maxBatch));
+  const rate = texts.length / ((performance.now() - t0) / 1000);
+  await embedder.close();
+  return rate;
+}
+
+type Row = {
+  scenario: string;
+  files: number;
+  chunks: number;
+  seconds: number;
+  chunksPerSecond: number;
+  maxRssMB: number;
+  target: string;
+  ok: boolean;
+};
+const rows: Row[] = [];
+function record(scenario: string, r: WorkerResult, target: string, ok: boolean) {
+  rows.push({
+    scenario,
+    files: r.summary.filesIndexed,
+    chunks: r.summary.chunks,
+    seconds: Math.round(r.wallSeconds * 100) / 100,
+    chunksPerSecond: Math.round(r.summary.chunksPerSecond),
+    maxRssMB: Math.round(r.maxRssMB),
+    target,
+    ok,
+  });
+  console.error(`  ${scenario}: ${JSON.stringify(rows.at(-1))}`);
+}
+
+try {
+  const big = quick ? 1000 : 5000;
+  const small = quick ? 100 : 600;
+  console.error(`generating synthetic repositories (${big} and ${small} files) in ${work}`);
+  const bigRoot = path.join(work, `synthetic-${big}`);
+  const smallRoot = path.join(work, `synthetic-${small}`);
+  syntheticRepo(bigRoot, big);
+  syntheticRepo(smallRoot, small);
+
+  console.error('embedder alone');
+  const alone = await embedderAlone(quick ? 128 : 512);
+
+  console.error('keyword-only indexing');
+  const novec = runWorker(bigRoot, path.join(work, 'novec.db'), false);
+  record(
+    `index ${big} files, --no-vectors`,
+    novec,
+    '>= 2,000 chunks/s',
+    novec.summary.chunksPerSecond >= 2000,
+  );
+
+  console.error('re-index with nothing changed');
+  const again = runWorker(bigRoot, path.join(work, 'novec.db'), false);
+  record(`re-index ${big} files, nothing changed`, again, '< 2 s', again.wallSeconds < 2);
+
+  console.error('indexing with the built-in embedder');
+  const vec = runWorker(smallRoot, path.join(work, 'vec-small.db'), true);
+  record(
+    `index ${small} files, built-in embedder`,
+    vec,
+    '>= 100 chunks/s',
+    vec.summary.chunksPerSecond >= 100,
+  );
+
+  if (!quick) {
+    console.error('peak RSS with the built-in embedder on the large repository (minutes)');
+    const rss = runWorker(bigRoot, path.join(work, 'vec-big.db'), true);
+    record(
+      `index ${big} files, built-in embedder (RSS)`,
+      rss,
+      'peak RSS < 1,500 MB',
+      rss.maxRssMB < 1500,
+    );
+  }
+  for (const repo of values.repo ?? []) {
+    const name = path.basename(path.resolve(repo));
+    const r1 = runWorker(path.resolve(repo), path.join(work, `${name}-novec.db`), false);
+    record(`real repo ${name}, --no-vectors`, r1, 'info', true);
+    const r2 = runWorker(path.resolve(repo), path.join(work, `${name}-vec.db`), true);
+    record(`real repo ${name}, built-in embedder`, r2, 'info', true);
+  }
+
+  const cpu = cpus()[0]?.model ?? 'unknown cpu';
+  const header = `Machine: ${cpus().length} cores (${cpu}), ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.versions.node}\nEmbedder alone: ${Math.round(alone)} texts/s\n`;
+  const table = [
+    '| scenario | files | chunks | wall s | chunks/s | peak RSS MB | target | met |',
+    '|---|---:|---:|---:|---:|---:|---|---|',
+    ...rows.map(
+      (r) =>
+        `| ${r.scenario} | ${r.files} | ${r.chunks} | ${r.seconds} | ${r.chunksPerSecond} | ${r.maxRssMB} | ${r.target} | ${r.ok ? 'yes' : 'NO'} |`,
+    ),
+  ].join('\n');
+  console.log(`${header}\n${table}`);
+  mkdirSync('bench-results', { recursive: true });
+  writeFileSync(
+    path.join('bench-results', 'indexing.json'),
+    JSON.stringify({ machine: header, embedderAloneTextsPerSecond: alone, rows }, null, 2),
+  );
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
