@@ -29,6 +29,7 @@ test('identifierWords splits camel, Pascal, acronyms, snake and kebab case', () 
 test('pathWords spells a path as words and drops src/ and test suffixes', () => {
   assert.equal(pathWords('src/graph/edgeStore.ts'), 'graph edge store');
   assert.equal(pathWords('lib/foo/bar.test.ts'), 'foo bar');
+  assert.equal(pathWords('internal/mockSearcher/mock_searcher.go'), 'internal mock searcher');
 });
 
 test('patternContext names the symbol, its parent, the file and the doc sentence', () => {

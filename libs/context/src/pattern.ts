@@ -61,9 +61,10 @@ export function pathWords(filePath: string): string {
   const file = parts.pop() ?? '';
   const stem = file.replace(/\.[^.]+$/, '').replace(/\.(test|spec|d)$/, '');
   const words = [...parts.filter((p) => p !== 'src' && p !== 'lib' && p !== '.'), stem]
-    .map(identifierWords)
+    .flatMap((p) => identifierWords(p).split(' '))
     .filter(Boolean);
-  return words.join(' ');
+  // `mockSearcher/mock_searcher.go` says "mock searcher" once, not twice.
+  return [...new Set(words)].join(' ');
 }
 
 function firstSentence(doc: string): string {
@@ -90,9 +91,10 @@ export function patternContext(chunk: Chunk): string {
         ? `Section "${chunk.symbol}"`
         : `${capitalize(kind)} ${own} (${identifierWords(own)})${parents.length ? ` in ${parents.join('.')}` : ''}`;
   } else {
-    what = capitalize(kind);
+    what = chunk.kind === 'window' ? '' : capitalize(kind);
   }
-  let text = `${what}, lines ${chunk.startLine}-${chunk.endLine} of ${where}.`;
+  const lines = `${what ? 'lines' : 'Lines'} ${chunk.startLine}-${chunk.endLine}`;
+  let text = `${what ? `${what}, ` : ''}${lines} of ${where}.`;
   if (chunk.doc) {
     const doc = firstSentence(chunk.doc);
     if (doc) text += ` ${doc}`;

@@ -1,5 +1,13 @@
 export { EmbedBatcher, type EmbedFn } from './batcher.js';
 export {
+  createLocalIndexJobs,
+  type IndexJobState,
+  type IndexJobStatus,
+  type IndexJobs,
+  type LocalIndexJobsOptions,
+  type StartIndexJobRequest,
+} from './jobs.js';
+export {
   DEFAULT_INDEX_DIR,
   defaultIndexPath,
   INDEX_FILE,

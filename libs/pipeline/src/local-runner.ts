@@ -112,6 +112,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
   const index = openSqliteIndex(indexPath, { create: true });
   try {
     index.setEmbedder(embedder?.name ?? null, embedder?.dimensions ?? null);
+    index.setRoot(root);
     const skipped: Partial<Record<SkipReason, number>> = { ...scanned.skipped };
     const failures: IndexSummary['failures'] = [];
 

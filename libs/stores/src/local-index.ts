@@ -20,6 +20,8 @@ export interface IndexMeta {
   createdAt: number;
   /** Epoch ms of the last write. */
   updatedAt: number;
+  /** Absolute path of the indexed directory, recorded by the indexer; paths are relative to it. */
+  root: string | null;
 }
 
 export interface IndexStats {
@@ -55,6 +57,8 @@ export interface LocalIndex {
    * already holds files throws CodesiftError('INDEX_INCOMPATIBLE').
    */
   setEmbedder(name: string | null, dimensions: number | null): void;
+  /** Records the absolute root directory the index's paths are relative to. */
+  setRoot(root: string): void;
   stats(): IndexStats;
   close(): void;
 }

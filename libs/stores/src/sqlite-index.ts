@@ -482,6 +482,7 @@ class SqliteIndex implements LocalIndex {
       dimensions: num('dimensions'),
       createdAt: num('created_at') ?? 0,
       updatedAt: num('updated_at') ?? 0,
+      root: m.get('root') ?? null,
     };
   }
 
@@ -889,6 +890,11 @@ class SqliteIndex implements LocalIndex {
         this.putFile(f.record);
       }
     });
+  }
+
+  setRoot(root: string): void {
+    if (this.meta().root === root) return;
+    this.write(() => this.setMetaValue('root', root));
   }
 
   removeFiles(paths: string[]): void {

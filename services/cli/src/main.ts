@@ -1,23 +1,43 @@
 import { isCodesiftError } from '@codesift/core';
-import { INDEX_HELP, indexCommand } from './commands/index-command.js';
+import type { CommandModule } from './commands/command.js';
 import { type CliIO, EXIT, processIO, UsageError } from './io.js';
 import { styleFor } from './ui/format.js';
+
+/** Each command is its own module, loaded only when it runs. */
+const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
+  index: {
+    summary: 'index a directory (local mode, incremental)',
+    load: () => import('./commands/index-command.js'),
+  },
+  search: {
+    summary: 'search the index for a question, identifier or pasted error',
+    load: () => import('./commands/search-command.js'),
+  },
+  serve: {
+    summary: 'serve the local index over gRPC (search, index, symbols, health)',
+    load: () => import('./commands/serve-command.js'),
+  },
+  mcp: {
+    summary: 'MCP server for AI agents (stdio, or streamable HTTP with --http)',
+    load: () => import('./commands/mcp-command.js'),
+  },
+  eval: {
+    summary: 'measure retrieval quality on a query set with known answers',
+    load: () => import('./commands/eval-command.js'),
+  },
+};
 
 const HELP = `codesift — code search for people and AI agents
 
 Usage: codesift <command> [options]
 
 Commands:
-  index <dir>     index a directory (local mode, incremental)
+${Object.entries(COMMANDS)
+  .map(([name, c]) => `  ${name.padEnd(8)} ${c.summary}`)
+  .join('\n')}
 
 Run 'codesift <command> --help' for a command's options.
 `;
-
-type Command = (argv: string[], io: CliIO) => Promise<number>;
-
-const COMMANDS: Record<string, { run: Command; help: string }> = {
-  index: { run: indexCommand, help: INDEX_HELP },
-};
 
 /** Runs the CLI and returns the exit code; never throws. */
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
@@ -30,12 +50,13 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     io.stdout.write('codesift 0.1.0\n');
     return EXIT.ok;
   }
-  const command = COMMANDS[name];
+  const entry = COMMANDS[name];
   const style = styleFor(io.stderr, io.env);
-  if (!command) {
+  if (!entry) {
     io.stderr.write(`${style.red('error:')} unknown command '${name}'\n\n${HELP}`);
     return EXIT.usage;
   }
+  const command = await entry.load();
   try {
     return await command.run(rest, io);
   } catch (err) {

@@ -9,7 +9,7 @@ import { type CliIO, EXIT, UsageError } from '../io.js';
 import { formatCount, styleFor } from '../ui/format.js';
 import { lineProgress, silentProgress, ttyProgress } from '../ui/progress-view.js';
 
-export const INDEX_HELP = `Usage: codesift index [options] <dir>
+export const help = `Usage: codesift index [options] <dir>
 
 Indexes a directory into a local index (default <dir>/.codesift/). A second
 run only re-processes files that changed, and removes deleted ones.
@@ -29,7 +29,7 @@ Environment:
   CODESIFT_EMBED_MODEL    Ollama embedding model (default nomic-embed-text)
 `;
 
-export async function indexCommand(argv: string[], io: CliIO): Promise<number> {
+export async function run(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -46,7 +46,7 @@ export async function indexCommand(argv: string[], io: CliIO): Promise<number> {
     },
   });
   if (values.help) {
-    io.stdout.write(INDEX_HELP);
+    io.stdout.write(help);
     return EXIT.ok;
   }
   if (positionals.length !== 1) {

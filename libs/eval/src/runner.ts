@@ -1,0 +1,351 @@
+import { cpus, totalmem } from 'node:os';
+import path from 'node:path';
+import type { Embedder } from '@codesift/models';
+import { type IndexProgress, indexRepository } from '@codesift/pipeline';
+import type { FusionMethod, SearchEngine } from '@codesift/search';
+import { type Bm25Index, buildBaselineIndex } from './baseline-bm25.js';
+import { commitInfo, ensureCheckout, ensureIndex, type GitDirs } from './checkouts.js';
+import {
+  type AggregateScores,
+  aggregate,
+  collapseToFiles,
+  type QueryScores,
+  scoreQuery,
+} from './metrics.js';
+import { type EvalQuery, type QueryField, queryText } from './query-set.js';
+
+/** Files each system returns per query: the metrics look at the top 10. */
+export const TOP_K = 10;
+
+export type EvalTarget =
+  /** Every query over one tree (e.g. the dogfood set over codesift itself). */
+  | {
+      kind: 'repo';
+      root: string;
+      indexPath: string;
+      /** Gitignore-style patterns left out of both systems' corpus (e.g. the query set itself). */
+      ignore?: string[];
+    }
+  /** Each query over its own repository at its own commit, checked out into a cache. */
+  | { kind: 'checkouts'; cacheDir: string; gitDirs: GitDirs };
+
+export interface EvalOptions {
+  queries: EvalQuery[];
+  queryField: QueryField;
+  target: EvalTarget;
+  /** Embedder for indexing and queries; absent means a keyword-only engine. The caller closes it. */
+  embedder?: Embedder;
+  /** Opens the engine over an index; the runner closes it. */
+  openEngine: (indexPath: string) => Promise<SearchEngine>;
+  fusion?: FusionMethod;
+  /** Run the plain BM25 baseline side by side (default true). */
+  baseline?: boolean;
+  /** Set file, for the report. */
+  setPath?: string;
+  /** One line of progress (stderr in the CLI). */
+  log?: (line: string) => void;
+  onIndexProgress?: (p: IndexProgress) => void;
+}
+
+export interface SystemAnswer {
+  /** Files in rank order (top TOP_K). */
+  files: string[];
+  firstRelevantRank: number | null;
+  scores: QueryScores;
+  latencyMs: number;
+  error?: string;
+}
+
+export interface QueryResult {
+  id: string;
+  class?: string;
+  repo?: string;
+  commit?: string;
+  relevantFiles: string[];
+  codesift: SystemAnswer;
+  bm25?: SystemAnswer;
+}
+
+export interface GroupScores {
+  codesift: AggregateScores;
+  bm25?: AggregateScores;
+}
+
+export interface CheckoutRecord {
+  repo: string | null;
+  commit: string | null;
+  root: string;
+  indexPath: string;
+  status: 'cached' | 'seeded' | 'built' | 'updated';
+  seededFrom?: string;
+  filesIndexed: number;
+  indexSeconds: number;
+  baselineFiles?: number;
+  baselineSeconds?: number;
+}
+
+export interface EvalReport {
+  set: string | null;
+  queryField: QueryField;
+  mode: EvalTarget['kind'];
+  engine: { vectors: boolean; embedder: string | null; fusion: FusionMethod | 'default' };
+  baseline: { name: 'bm25'; k1: number; b: number; tokenizer: string } | null;
+  machine: { cpus: number; cpuModel: string; memoryGiB: number; node: string; platform: string };
+  startedAt: string;
+  seconds: number;
+  overall: GroupScores;
+  byClass: Record<string, GroupScores>;
+  byRepo: Record<string, GroupScores>;
+  checkouts: CheckoutRecord[];
+  queries: QueryResult[];
+}
+
+/** Runs a query set against codesift (and the baseline) and scores both. */
+export async function runEval(options: EvalOptions): Promise<EvalReport> {
+  const started = performance.now();
+  const startedAt = new Date().toISOString();
+  const log = options.log ?? (() => {});
+  const withBaseline = options.baseline ?? true;
+  const vectors = options.embedder !== undefined;
+  const results: QueryResult[] = [];
+  const checkouts: CheckoutRecord[] = [];
+  const groups = groupByCheckout(options.queries, options.target);
+  let done = 0;
+  const total = options.queries.length;
+
+  for (const [gi, group] of groups.entries()) {
+    const where = group.repo ? `${group.repo}@${group.commit!.slice(0, 10)}` : group.label;
+    const prepared = await prepareIndex(group, options);
+    const record = prepared.record;
+    log(`[${gi + 1}/${groups.length}] ${where}: index ${describeIndex(record)}`);
+
+    let bm25: Bm25Index | undefined;
+    if (withBaseline) {
+      const t0 = performance.now();
+      bm25 = await buildBaselineIndex(record.root, {
+        excludeDirs: [path.dirname(record.indexPath)],
+        extraIgnore: options.target.kind === 'repo' ? options.target.ignore : undefined,
+      });
+      record.baselineFiles = bm25.size;
+      record.baselineSeconds = round((performance.now() - t0) / 1000, 2);
+    }
+    checkouts.push(record);
+
+    const engine = await options.openEngine(record.indexPath);
+    try {
+      for (const q of group.queries) {
+        const text = queryText(q, options.queryField);
+        const codesift = await timed(q, async () => {
+          const response = await engine.search({
+            query: text,
+            limit: TOP_K,
+            collapseFiles: true,
+            keywordOnly: !vectors,
+            ...(options.fusion ? { fusion: options.fusion } : {}),
+          });
+          return response.results.map((r) => r.path);
+        });
+        const result: QueryResult = { id: q.id, relevantFiles: q.relevantFiles, codesift };
+        if (q.class !== undefined) result.class = q.class;
+        if (q.repo !== undefined) result.repo = q.repo;
+        if (q.commit !== undefined) result.commit = q.commit;
+        if (bm25) {
+          const index = bm25;
+          result.bm25 = await timed(q, async () => index.search(text, TOP_K).map((h) => h.path));
+        }
+        results.push(result);
+        done++;
+      }
+    } finally {
+      await engine.close();
+    }
+    log(`queries ${done}/${total}`);
+  }
+
+  const groupScores = (rows: QueryResult[]): GroupScores => {
+    const g: GroupScores = { codesift: aggregate(rows.map((r) => r.codesift)) };
+    if (withBaseline) g.bm25 = aggregate(rows.map((r) => r.bm25!));
+    return g;
+  };
+  const groupBy = (key: (r: QueryResult) => string | undefined) => {
+    const map = new Map<string, QueryResult[]>();
+    for (const r of results) {
+      const k = key(r);
+      if (k === undefined) continue;
+      map.set(k, [...(map.get(k) ?? []), r]);
+    }
+    return Object.fromEntries(
+      [...map.entries()]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([k, rows]) => [k, groupScores(rows)]),
+    );
+  };
+  const cpuList = cpus();
+  return {
+    set: options.setPath ?? null,
+    queryField: options.queryField,
+    mode: options.target.kind,
+    engine: {
+      vectors,
+      embedder: options.embedder?.name ?? null,
+      fusion: options.fusion ?? 'default',
+    },
+    baseline: withBaseline
+      ? {
+          name: 'bm25',
+          k1: 1.2,
+          b: 0.75,
+          tokenizer: 'lowercase, split on non-alphanumerics, English stop words removed',
+        }
+      : null,
+    machine: {
+      cpus: cpuList.length,
+      cpuModel: cpuList[0]?.model.trim() ?? 'unknown',
+      memoryGiB: round(totalmem() / 2 ** 30, 1),
+      node: process.version,
+      platform: `${process.platform}-${process.arch}`,
+    },
+    startedAt,
+    seconds: round((performance.now() - started) / 1000, 1),
+    overall: groupScores(results),
+    byClass: groupBy((r) => r.class),
+    byRepo: groupBy((r) => r.repo),
+    checkouts,
+    queries: results,
+  };
+}
+
+interface CheckoutGroup {
+  label: string;
+  repo?: string;
+  commit?: string;
+  queries: EvalQuery[];
+}
+
+/** One group per distinct checkout, in first-seen order. */
+function groupByCheckout(queries: EvalQuery[], target: EvalTarget): CheckoutGroup[] {
+  if (target.kind === 'repo') return [{ label: target.root, queries }];
+  const map = new Map<string, CheckoutGroup>();
+  for (const q of queries) {
+    if (!q.repo || !q.commit) {
+      throw new Error(
+        `query ${q.id} (line ${q.line}) has no repo and commit; use --repo <dir> for single-repository sets`,
+      );
+    }
+    const key = `${q.repo}@${q.commit}`;
+    let g = map.get(key);
+    if (!g) {
+      g = { label: key, repo: q.repo, commit: q.commit, queries: [] };
+      map.set(key, g);
+    }
+    g.queries.push(q);
+  }
+  return [...map.values()];
+}
+
+async function prepareIndex(
+  group: CheckoutGroup,
+  options: EvalOptions,
+): Promise<{ record: CheckoutRecord }> {
+  const target = options.target;
+  if (target.kind === 'repo') {
+    const summary = await indexRepository({
+      root: target.root,
+      indexPath: target.indexPath,
+      vectors: options.embedder !== undefined,
+      embedder: options.embedder,
+      extraIgnore: target.ignore,
+      onProgress: options.onIndexProgress,
+    });
+    return {
+      record: {
+        repo: null,
+        commit: null,
+        root: target.root,
+        indexPath: target.indexPath,
+        status: summary.filesIndexed > 0 ? 'updated' : 'cached',
+        filesIndexed: summary.filesIndexed,
+        indexSeconds: summary.seconds,
+      },
+    };
+  }
+  const repo = group.repo!;
+  const gitDir = target.gitDirs.resolve(repo);
+  const info = commitInfo(gitDir, group.commit!);
+  const checkout = await ensureCheckout(target.cacheDir, repo, group.commit!, gitDir);
+  const idx = await ensureIndex({
+    cacheDir: target.cacheDir,
+    repo,
+    commit: group.commit!,
+    commitTime: info.time,
+    checkout: checkout.dir,
+    embedder: options.embedder,
+    onProgress: options.onIndexProgress,
+  });
+  const record: CheckoutRecord = {
+    repo,
+    commit: group.commit!,
+    root: checkout.dir,
+    indexPath: idx.indexPath,
+    status: idx.status,
+    filesIndexed: idx.filesIndexed,
+    indexSeconds: idx.seconds,
+  };
+  if (idx.seededFrom) record.seededFrom = idx.seededFrom;
+  return { record };
+}
+
+/**
+ * Orders a checkout set so that each commit's index can be seeded from the one
+ * before it: by repository, then by commit time (needs the git directories).
+ */
+export function orderForSeeding(queries: EvalQuery[], gitDirs: GitDirs): EvalQuery[] {
+  const times = new Map<string, number>();
+  for (const q of queries) {
+    if (!q.repo || !q.commit) continue;
+    const key = `${q.repo}@${q.commit}`;
+    if (!times.has(key)) times.set(key, commitInfo(gitDirs.resolve(q.repo), q.commit).time);
+  }
+  const timeOf = (q: EvalQuery) => times.get(`${q.repo}@${q.commit}`) ?? 0;
+  return [...queries].sort(
+    (a, b) => (a.repo ?? '').localeCompare(b.repo ?? '') || timeOf(a) - timeOf(b),
+  );
+}
+
+function describeIndex(r: CheckoutRecord): string {
+  switch (r.status) {
+    case 'cached':
+      return 'cached';
+    case 'seeded':
+      return `seeded from ${r.seededFrom?.slice(0, 10)}, ${r.filesIndexed} files re-indexed in ${r.indexSeconds.toFixed(1)}s`;
+    default:
+      return `${r.status}, ${r.filesIndexed} files in ${r.indexSeconds.toFixed(1)}s`;
+  }
+}
+
+async function timed(q: EvalQuery, run: () => Promise<string[]>): Promise<SystemAnswer> {
+  const t0 = performance.now();
+  let files: string[] = [];
+  let error: string | undefined;
+  try {
+    files = collapseToFiles(await run()).slice(0, TOP_K);
+  } catch (err) {
+    // One failing query is a miss in the report, not the end of a long run.
+    error = err instanceof Error ? err.message : String(err);
+  }
+  const latencyMs = round(performance.now() - t0, 2);
+  const scores = scoreQuery(files, q.relevantFiles, q.grades);
+  const answer: SystemAnswer = {
+    files,
+    firstRelevantRank: scores.firstRelevantRank,
+    scores,
+    latencyMs,
+  };
+  if (error !== undefined) answer.error = error;
+  return answer;
+}
+
+function round(n: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+}

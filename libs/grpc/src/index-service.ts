@@ -1,0 +1,106 @@
+import { create } from '@bufbuild/protobuf';
+import {
+  type IndexProgress,
+  IndexProgressSchema,
+  type IndexService,
+  JobState,
+} from '@codesift/proto';
+import type { SearchEngine } from '@codesift/search';
+import { status } from '@grpc/grpc-js';
+import { GrpcStatusError } from './errors.js';
+import type { ServiceHandlers } from './implement.js';
+import type { IndexJobStatus, IndexJobs } from './index-jobs.js';
+
+const STATE: Record<IndexJobStatus['state'], JobState> = {
+  queued: JobState.QUEUED,
+  running: JobState.RUNNING,
+  succeeded: JobState.SUCCEEDED,
+  failed: JobState.FAILED,
+};
+
+export function jobStatusToProto(s: IndexJobStatus): IndexProgress {
+  return create(IndexProgressSchema, {
+    jobId: s.jobId,
+    state: STATE[s.state],
+    phase: s.phase,
+    filesTotal: count(s.filesTotal),
+    filesDone: count(s.filesDone),
+    filesChanged: count(s.filesChanged),
+    filesDeleted: count(s.filesDeleted),
+    chunks: count(s.chunks),
+    symbols: count(s.symbols),
+    failures: count(s.failures),
+    skipped: Object.entries(s.skipped)
+      .filter(([, n]) => n > 0)
+      .map(([reason, n]) => ({ reason, count: count(n) })),
+    elapsedSeconds: s.elapsedSeconds,
+    error: s.error ?? '',
+  });
+}
+
+function count(n: number): bigint {
+  return BigInt(Math.max(0, Math.trunc(n)));
+}
+
+/**
+ * IndexService over an IndexJobs runner. Without one (a read-only server)
+ * StartIndex answers UNIMPLEMENTED, and the status of the index as a whole
+ * still works. An empty job id in WatchIndexProgress means the latest job.
+ */
+export function indexHandlers(
+  engine: SearchEngine,
+  jobs: IndexJobs | undefined,
+): ServiceHandlers<typeof IndexService.method> {
+  const requireJobs = (): IndexJobs => {
+    if (!jobs) {
+      throw new GrpcStatusError(
+        status.UNIMPLEMENTED,
+        'this server was started without indexing support; run codesift index on the server',
+      );
+    }
+    return jobs;
+  };
+  const findJob = (jobId: string): IndexJobStatus => {
+    const job = jobId ? requireJobs().get(jobId) : requireJobs().latest();
+    if (!job) {
+      throw new GrpcStatusError(
+        status.NOT_FOUND,
+        jobId ? `no index job with id '${jobId}'` : 'no index job has been started',
+      );
+    }
+    return job;
+  };
+  return {
+    async startIndex(req) {
+      const job = await requireJobs().start({
+        ...(req.root ? { root: req.root } : {}),
+        rebuild: req.rebuild,
+        vectors: !req.noVectors,
+      });
+      return { jobId: job.jobId };
+    },
+    async getIndexStatus(req) {
+      const job = req.jobId ? findJob(req.jobId) : jobs?.latest();
+      // A job's status is still worth answering while the index it builds cannot be opened yet.
+      const info = req.jobId ? await engine.status().catch(() => null) : await engine.status();
+      if (!info) return { job: jobStatusToProto(job!) };
+      return {
+        root: info.root ?? '',
+        files: count(info.files),
+        chunks: count(info.chunks),
+        symbols: count(info.symbols),
+        vectors: count(info.vectors),
+        embedder: info.embedder ?? '',
+        dimensions: info.dimensions ?? 0,
+        updatedAtMs: BigInt(Math.trunc(info.updatedAt)),
+        ...(job ? { job: jobStatusToProto(job) } : {}),
+      };
+    },
+    async *watchIndexProgress(req, ctx) {
+      const job = findJob(req.jobId);
+      for await (const s of requireJobs().watch(job.jobId, { signal: ctx.signal })) {
+        yield { progress: jobStatusToProto(s) };
+      }
+    },
+  };
+}

@@ -1,0 +1,52 @@
+export { bearerMetadata, checkBearerToken } from './auth.js';
+export type { CallContext } from './call-context.js';
+export {
+  type ClientOptions,
+  type CodesiftClient,
+  clientConstructor,
+  connectCodesift,
+  type HealthStatus,
+  type RpcOptions,
+  type TypedClient,
+  typedClient,
+} from './client.js';
+export { GrpcStatusError, toServiceError } from './errors.js';
+export { HEALTH_SERVICE_NAME } from './health.js';
+export {
+  type ImplementOptions,
+  implement,
+  type ServerStreamingHandler,
+  type ServiceHandlers,
+  type UnaryHandler,
+} from './implement.js';
+export type {
+  IndexJobState,
+  IndexJobStatus,
+  IndexJobs,
+  StartIndexJobRequest,
+} from './index-jobs.js';
+export { jobStatusToProto } from './index-service.js';
+export { quietGrpcLogs } from './logging.js';
+export {
+  DEFAULT_LIMIT,
+  MAX_LIMIT,
+  MAX_QUERY_CHARS,
+  searchRequestFromProto,
+  searchResponseToProto,
+  symbolToProto,
+} from './search-mapping.js';
+export {
+  type CodesiftGrpcServer,
+  createGrpcServer,
+  type GrpcServerOptions,
+  type ListenAddress,
+  SERVICE_NAMES,
+} from './server.js';
+export {
+  type GrpcServiceDefinition,
+  grpcServiceDefinition,
+  type RequestInitOf,
+  type RequestOf,
+  type ResponseInitOf,
+  type ResponseOf,
+} from './service-definition.js';

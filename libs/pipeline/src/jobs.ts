@@ -1,0 +1,354 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { CodesiftError, errorMessage } from '@codesift/core';
+import type { Embedder } from '@codesift/models';
+import { defaultIndexPath, type IndexOptions, indexRepository } from './local-runner.js';
+import type { IndexPhase, IndexProgress, IndexSummary } from './progress.js';
+
+export type IndexJobState = 'queued' | 'running' | 'succeeded' | 'failed';
+
+/** A snapshot of one index job; each watch update is a fresh copy. */
+export interface IndexJobStatus {
+  jobId: string;
+  state: IndexJobState;
+  root: string;
+  indexPath: string;
+  rebuild: boolean;
+  vectors: boolean;
+  /** 'queued' until the job runs, then the pipeline phase. */
+  phase: IndexPhase | 'queued';
+  filesScanned: number;
+  /** Files that must be read this run (new, or changed by size/mtime). */
+  filesTotal: number;
+  /** Files of `filesTotal` handled so far. */
+  filesDone: number;
+  /** Files written this run (new + changed); known when the job ends. */
+  filesChanged: number;
+  filesDeleted: number;
+  chunks: number;
+  symbols: number;
+  failures: number;
+  /** Skipped files by reason; known when the job ends. */
+  skipped: Record<string, number>;
+  elapsedSeconds: number;
+  error: string | null;
+  /** Epoch ms. */
+  queuedAt: number;
+  startedAt: number | null;
+  finishedAt: number | null;
+  summary: IndexSummary | null;
+}
+
+export interface StartIndexJobRequest {
+  /** Directory to index; absent or empty for the runner's root. */
+  root?: string;
+  /** Discard the index and index everything again; default false. */
+  rebuild?: boolean;
+  /** Embed chunks; default true. */
+  vectors?: boolean;
+}
+
+/**
+ * Runs index jobs one at a time and reports their progress. Jobs write to
+ * one SQLite index and the pipeline is CPU-bound, so running two at once
+ * would only contend; a second start while one runs is queued (FIFO).
+ */
+export interface IndexJobs {
+  /** Queues a job and returns its first status. Rejects bad requests, and when the queue is full. */
+  start(request: StartIndexJobRequest): Promise<IndexJobStatus>;
+  get(jobId: string): IndexJobStatus | undefined;
+  /** The running job, else the most recently queued or finished one. */
+  latest(): IndexJobStatus | undefined;
+  /** Known jobs, oldest first. */
+  list(): IndexJobStatus[];
+  /**
+   * The job's current status, then each change, ending after it succeeds or
+   * fails (or when `signal` aborts). Slow consumers skip intermediate
+   * snapshots, never the final one.
+   */
+  watch(jobId: string, options?: { signal?: AbortSignal }): AsyncIterable<IndexJobStatus>;
+  /** Fails queued jobs, cancels the running one and waits for it; later starts are refused. */
+  close(): Promise<void>;
+}
+
+export interface LocalIndexJobsOptions {
+  /** The index every job writes; default `<root>/.codesift/index.db` of the job's root. */
+  indexPath?: string;
+  /**
+   * The directory jobs index. When set, requests may only name this
+   * directory (a server must not be told to index arbitrary paths); when
+   * absent, every request must name its root.
+   */
+  root?: string;
+  /** Makes the embedder for a job with vectors; the runner closes it after the job. */
+  embedderFactory?: () => Promise<Embedder>;
+  maxFileBytes?: number;
+  extraIgnore?: string[];
+  /** Jobs waiting at most; default 8. */
+  maxQueued?: number;
+  /** Finished jobs remembered for status queries; default 20. */
+  keepFinished?: number;
+  /** Called after each job ends (succeeded or failed), e.g. to reopen a search engine. */
+  onFinished?: (status: IndexJobStatus) => void;
+  /** The indexing function; tests substitute their own. */
+  indexer?: (options: IndexOptions) => Promise<IndexSummary>;
+}
+
+interface Job {
+  status: IndexJobStatus;
+  /** Bumped on every change, so a watcher knows whether it has seen the newest snapshot. */
+  version: number;
+  wakers: Set<() => void>;
+}
+
+/**
+ * IndexJobs over the local pipeline (indexRepository in this process).
+ *
+ * A start identical to a job that is still queued (same root, rebuild and
+ * vectors) returns that job instead of queueing a duplicate: both callers
+ * want the same run.
+ */
+export function createLocalIndexJobs(options: LocalIndexJobsOptions = {}): IndexJobs {
+  const indexer = options.indexer ?? indexRepository;
+  const maxQueued = options.maxQueued ?? 8;
+  const keepFinished = options.keepFinished ?? 20;
+  const defaultRoot = options.root ? path.resolve(options.root) : undefined;
+  const jobs = new Map<string, Job>();
+  const queue: Job[] = [];
+  let running: { job: Job; controller: AbortController; done: Promise<void> } | null = null;
+  let closed = false;
+
+  const changed = (job: Job) => {
+    job.version++;
+    for (const wake of job.wakers) wake();
+    job.wakers.clear();
+  };
+
+  const forgetOldJobs = () => {
+    const finished = [...jobs.values()].filter((j) => j.status.finishedAt !== null);
+    for (const j of finished.slice(0, Math.max(0, finished.length - keepFinished))) {
+      jobs.delete(j.status.jobId);
+    }
+  };
+
+  const resolveRoot = (requested: string | undefined): string => {
+    const root = requested ? path.resolve(defaultRoot ?? process.cwd(), requested) : defaultRoot;
+    if (!root) {
+      throw new CodesiftError('INVALID_ARGUMENT', 'no root given for the index job', {
+        hint: 'name the directory to index',
+      });
+    }
+    if (defaultRoot && root !== defaultRoot) {
+      throw new CodesiftError('PATH_OUTSIDE_ROOT', `this server only indexes ${defaultRoot}`, {
+        hint: 'leave root empty, or start a server for the other directory',
+      });
+    }
+    if (!existsSync(root)) throw new CodesiftError('ENOENT_ROOT', `directory not found: ${root}`);
+    if (!statSync(root).isDirectory()) {
+      throw new CodesiftError('NOT_A_DIRECTORY', `not a directory: ${root}`);
+    }
+    return root;
+  };
+
+  const run = async (job: Job, signal: AbortSignal) => {
+    const s = job.status;
+    s.state = 'running';
+    s.startedAt = Date.now();
+    changed(job);
+    let embedder: Embedder | undefined;
+    try {
+      if (s.vectors) embedder = await options.embedderFactory!();
+      const summary = await indexer({
+        root: s.root,
+        indexPath: s.indexPath,
+        vectors: s.vectors,
+        embedder,
+        rebuild: s.rebuild,
+        maxFileBytes: options.maxFileBytes,
+        extraIgnore: options.extraIgnore,
+        signal,
+        onProgress: (p) => {
+          applyProgress(s, p);
+          changed(job);
+        },
+      });
+      applySummary(s, summary);
+      s.state = 'succeeded';
+    } catch (err) {
+      s.state = 'failed';
+      s.error = errorMessage(err);
+    } finally {
+      await embedder?.close().catch(() => {});
+    }
+    s.finishedAt = Date.now();
+    s.elapsedSeconds = (s.finishedAt - (s.startedAt ?? s.finishedAt)) / 1000;
+    if (s.state === 'succeeded') s.phase = 'done';
+    changed(job);
+    try {
+      options.onFinished?.(snapshot(s));
+    } catch {
+      // A failing observer must not stop the queue.
+    }
+  };
+
+  const pump = () => {
+    if (running || closed) return;
+    const job = queue.shift();
+    if (!job) return;
+    const controller = new AbortController();
+    const done = run(job, controller.signal).finally(() => {
+      running = null;
+      forgetOldJobs();
+      pump();
+    });
+    running = { job, controller, done };
+  };
+
+  const get = (jobId: string) => {
+    const job = jobs.get(jobId);
+    return job ? snapshot(job.status) : undefined;
+  };
+
+  return {
+    async start(request) {
+      if (closed) throw new CodesiftError('INTERNAL', 'the index job runner is shutting down');
+      const root = resolveRoot(request.root);
+      const rebuild = request.rebuild ?? false;
+      const vectors = request.vectors ?? true;
+      if (vectors && !options.embedderFactory) {
+        throw new CodesiftError('INVALID_ARGUMENT', 'this runner has no embedding model', {
+          hint: 'start the job without vectors',
+        });
+      }
+      const twin = queue.find(
+        (j) =>
+          j.status.root === root && j.status.rebuild === rebuild && j.status.vectors === vectors,
+      );
+      if (twin) return snapshot(twin.status);
+      if (queue.length >= maxQueued) {
+        throw new CodesiftError(
+          'INVALID_ARGUMENT',
+          `${queue.length} index jobs are already waiting`,
+          {
+            hint: 'wait for the running job to finish and try again',
+          },
+        );
+      }
+      const job: Job = {
+        status: newStatus(root, options.indexPath ?? defaultIndexPath(root), rebuild, vectors),
+        version: 0,
+        wakers: new Set(),
+      };
+      jobs.set(job.status.jobId, job);
+      queue.push(job);
+      const first = snapshot(job.status);
+      pump();
+      return first;
+    },
+    get,
+    latest() {
+      if (running) return snapshot(running.job.status);
+      const all = [...jobs.values()];
+      const last = all[all.length - 1];
+      return last ? snapshot(last.status) : undefined;
+    },
+    list: () => [...jobs.values()].map((j) => snapshot(j.status)),
+    async *watch(jobId, watchOptions = {}) {
+      const job = jobs.get(jobId);
+      if (!job) throw new CodesiftError('INVALID_ARGUMENT', `no index job with id '${jobId}'`);
+      const signal = watchOptions.signal;
+      let seen = -1;
+      while (!signal?.aborted) {
+        if (job.version !== seen) {
+          seen = job.version;
+          const s = snapshot(job.status);
+          yield s;
+          if (s.state === 'succeeded' || s.state === 'failed') return;
+          continue;
+        }
+        await new Promise<void>((resolve) => {
+          const wake = () => {
+            signal?.removeEventListener('abort', wake);
+            job.wakers.delete(wake);
+            resolve();
+          };
+          job.wakers.add(wake);
+          signal?.addEventListener('abort', wake, { once: true });
+        });
+      }
+    },
+    async close() {
+      closed = true;
+      for (const job of queue.splice(0)) {
+        job.status.state = 'failed';
+        job.status.error = 'cancelled: the job runner was closed before the job started';
+        job.status.finishedAt = Date.now();
+        changed(job);
+      }
+      if (running) {
+        running.controller.abort();
+        await running.done;
+      }
+    },
+  };
+}
+
+function newStatus(
+  root: string,
+  indexPath: string,
+  rebuild: boolean,
+  vectors: boolean,
+): IndexJobStatus {
+  return {
+    jobId: randomUUID(),
+    state: 'queued',
+    root,
+    indexPath: path.resolve(indexPath),
+    rebuild,
+    vectors,
+    phase: 'queued',
+    filesScanned: 0,
+    filesTotal: 0,
+    filesDone: 0,
+    filesChanged: 0,
+    filesDeleted: 0,
+    chunks: 0,
+    symbols: 0,
+    failures: 0,
+    skipped: {},
+    elapsedSeconds: 0,
+    error: null,
+    queuedAt: Date.now(),
+    startedAt: null,
+    finishedAt: null,
+    summary: null,
+  };
+}
+
+function applyProgress(s: IndexJobStatus, p: IndexProgress): void {
+  s.phase = p.phase;
+  s.filesScanned = p.filesScanned;
+  s.filesTotal = p.filesToProcess;
+  s.filesDone = p.filesProcessed;
+  s.chunks = p.chunks;
+  s.elapsedSeconds = p.elapsedSeconds;
+}
+
+function applySummary(s: IndexJobStatus, summary: IndexSummary): void {
+  s.summary = summary;
+  s.filesScanned = summary.filesScanned;
+  s.filesDone = s.filesTotal;
+  s.filesChanged = summary.filesIndexed;
+  s.filesDeleted = summary.filesDeleted;
+  s.chunks = summary.chunks;
+  s.symbols = summary.symbols;
+  s.failures = summary.filesFailed;
+  s.skipped = Object.fromEntries(
+    Object.entries(summary.skipped).filter((e): e is [string, number] => (e[1] ?? 0) > 0),
+  );
+}
+
+function snapshot(s: IndexJobStatus): IndexJobStatus {
+  return { ...s, skipped: { ...s.skipped } };
+}

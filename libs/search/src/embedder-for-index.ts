@@ -1,0 +1,33 @@
+/**
+ * Recreates the query embedder an index was built with: vectors are only
+ * comparable with vectors from the same model. The index records the
+ * embedder's name: `builtin:...` is the offline model, `ollama:<model>` an
+ * Ollama model reached through OLLAMA_HOST.
+ */
+import { CodesiftError } from '@codesift/core';
+import type { Embedder } from '@codesift/models';
+
+export async function embedderForIndex(
+  name: string,
+  dimensions: number,
+  env: NodeJS.ProcessEnv,
+): Promise<Embedder> {
+  // Loaded on demand: `codesift search --keyword-only` should not pay for model code.
+  const models = await import('@codesift/models');
+  if (name === models.BUILTIN_EMBEDDER_NAME) return models.createBuiltinEmbedder();
+  if (name.startsWith('ollama:')) {
+    const host = env.OLLAMA_HOST?.trim();
+    if (!host) {
+      throw new CodesiftError(
+        'MODEL_UNAVAILABLE',
+        `the index was embedded with ${name} but OLLAMA_HOST is not set`,
+        { hint: 'set OLLAMA_HOST to the Ollama server, or search with --keyword-only' },
+      );
+    }
+    // The index knows the dimensions, so no probe request is needed at start-up.
+    return models.createOllamaEmbedder({ host, model: name.slice('ollama:'.length), dimensions });
+  }
+  throw new CodesiftError('MODEL_UNAVAILABLE', `unknown embedder ${name} recorded in the index`, {
+    hint: 'search with --keyword-only, or re-index with `codesift index --rebuild`',
+  });
+}

@@ -1,0 +1,190 @@
+import { parseArgs } from 'node:util';
+import { CodesiftError, errorMessage } from '@codesift/core';
+import {
+  MCP_PATH,
+  resolveHttpAuth,
+  serveHttp,
+  serveStdio,
+  weakTokenWarning,
+} from '@codesift/mcp-bridge';
+import type { SearchEngine } from '@codesift/search';
+import { openEngineFromArgs, resolveIndexPath } from '../engine-from-args.js';
+import { type CliIO, EXIT, UsageError } from '../io.js';
+
+export const DEFAULT_HTTP_PORT = 7400;
+
+export const help = `Usage: codesift mcp [options]
+
+Serves the index to AI agents over the Model Context Protocol, with the tools
+search_code, find_symbol, get_snippet and index_status. By default it speaks
+MCP on stdin/stdout, for a client that starts it as a subprocess; with --http
+it serves streamable HTTP (stateless, POST ${MCP_PATH}) and requires a bearer token.
+
+Options:
+  --index <path>          index directory or .db file (default: the nearest
+                          .codesift/ in this directory or its parents)
+  --keyword-only          skip the embedding model (faster start, keyword search)
+  --http                  serve streamable HTTP instead of stdio
+  --host <addr>           address to bind with --http (default 127.0.0.1)
+  --port <n>              port with --http (default ${DEFAULT_HTTP_PORT}; 0 picks a free one)
+  --token <secret>        bearer token clients must send (default: env CODESIFT_TOKEN)
+  --insecure-no-auth      serve --http without a token; loopback hosts only
+  --json                  with --http, print {"url", "host", "port", ...} as one
+                          JSON line on stdout once listening
+  -h, --help              show this help
+
+Environment:
+  CODESIFT_TOKEN          bearer token for --http
+  OLLAMA_HOST             query embeddings via Ollama, for indexes built with it
+
+Logs go to stderr; in stdio mode stdout carries only MCP messages. Stops on
+SIGINT or SIGTERM, and in stdio mode when stdin closes.
+`;
+
+export async function run(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      index: { type: 'string' },
+      'keyword-only': { type: 'boolean', default: false },
+      http: { type: 'boolean', default: false },
+      host: { type: 'string' },
+      port: { type: 'string' },
+      token: { type: 'string' },
+      'insecure-no-auth': { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    io.stdout.write(help);
+    return EXIT.ok;
+  }
+  if (positionals.length > 0) {
+    throw new UsageError(
+      `unexpected argument '${positionals[0]}' (use --index <path> to pick the index)`,
+    );
+  }
+  if (!values.http) {
+    const httpOnly = (['host', 'port', 'token', 'insecure-no-auth', 'json'] as const).filter(
+      (k) => values[k] !== undefined && values[k] !== false,
+    );
+    if (httpOnly.length) {
+      // In stdio mode stdout is the protocol channel: a stray JSON line or a
+      // silently ignored --port would only confuse the client.
+      throw new UsageError(`--${httpOnly[0]} needs --http`);
+    }
+  }
+
+  const log = (line: string) => io.stderr.write(`codesift mcp: ${line}\n`);
+  const indexPath = resolveIndexPath(values.index, io);
+
+  if (!values.http) {
+    const engine = await openEngineFromArgs(
+      { index: indexPath, keywordOnly: values['keyword-only'] },
+      io,
+    );
+    return serveStdioUntilDone(engine, indexPath, log);
+  }
+
+  const host = values.host ?? '127.0.0.1';
+  const port = parsePort(values.port);
+  // Checked before the index opens, so a missing token fails fast.
+  const token = resolveHttpAuth({
+    token: values.token ?? io.env.CODESIFT_TOKEN,
+    insecureNoAuth: values['insecure-no-auth'],
+    host,
+  });
+  const weak = weakTokenWarning(token);
+  if (weak) log(weak);
+  if (token === null) log('warning: serving without authentication (--insecure-no-auth)');
+
+  const engine = await openEngineFromArgs(
+    { index: indexPath, keywordOnly: values['keyword-only'] },
+    io,
+  );
+  let server: Awaited<ReturnType<typeof serveHttp>>;
+  try {
+    server = await serveHttp(engine, { host, port, token, log });
+  } catch (err) {
+    await engine.close();
+    const code = (err as { code?: string }).code;
+    throw new CodesiftError(
+      'INVALID_ARGUMENT',
+      `cannot listen on ${host}:${port}: ${errorMessage(err)}`,
+      {
+        hint:
+          code === 'EADDRINUSE'
+            ? 'another process uses that port; pass --port <n>, or --port 0 for any free port'
+            : 'check --host and --port',
+      },
+    );
+  }
+  log(
+    `serving ${indexPath} at ${server.url} (${token === null ? 'no auth' : 'bearer token required'})`,
+  );
+  if (values.json) {
+    io.stdout.write(
+      `${JSON.stringify({ transport: 'http', url: server.url, host: server.host, port: server.port, index: indexPath, auth: token !== null })}\n`,
+    );
+  }
+  const signal = await untilSignal();
+  log(`${signal}: shutting down`);
+  await server.close();
+  await engine.close();
+  return EXIT.ok;
+}
+
+async function serveStdioUntilDone(
+  engine: SearchEngine,
+  indexPath: string,
+  log: (line: string) => void,
+): Promise<number> {
+  let session: Awaited<ReturnType<typeof serveStdio>>;
+  try {
+    session = await serveStdio(engine, { log });
+  } catch (err) {
+    await engine.close();
+    throw err;
+  }
+  log(`serving ${indexPath} on stdio`);
+  const stop = new AbortController();
+  const signalled = untilSignal(stop.signal);
+  const why = await Promise.race([session.closed.then(() => 'stdin closed'), signalled]);
+  stop.abort();
+  log(`${why}: shutting down`);
+  await session.close();
+  await engine.close();
+  // A client that sent a signal may still hold our stdin open; a readable
+  // stdin would keep the process alive after main() returns.
+  process.stdin.destroy();
+  return EXIT.ok;
+}
+
+/** Resolves with the name of the first SIGINT or SIGTERM; the listeners go away either way. */
+function untilSignal(abort?: AbortSignal): Promise<string> {
+  return new Promise((resolve) => {
+    const onSignal = (name: NodeJS.Signals) => {
+      done();
+      resolve(name);
+    };
+    const done = () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    };
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    abort?.addEventListener('abort', done, { once: true });
+  });
+}
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_HTTP_PORT;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isInteger(n) || n > 65535) {
+    throw new UsageError(`--port must be a whole number from 0 to 65535, not '${value}'`);
+  }
+  return n;
+}

@@ -1,0 +1,208 @@
+import { parseArgs } from 'node:util';
+import { CodesiftError } from '@codesift/core';
+import type { FusionMethod, SearchEngine, SearchRequest, SearchResponse } from '@codesift/search';
+import { openEngineFromArgs } from '../engine-from-args.js';
+import { type CliIO, EXIT, UsageError } from '../io.js';
+import { styleFor } from '../ui/format.js';
+import { renderNoResults, renderResults, renderSummary } from '../ui/search-view.js';
+
+export const help = `Usage: codesift search [options] <query...>
+       codesift search [options] -          read the query from stdin
+
+Searches the local index with hybrid keyword (BM25) + semantic (vector)
+retrieval. The query can be words ("where are edges inserted"), an
+identifier (OllamaEmbedder), or pasted text such as a stack trace or a bug
+report (use - and a pipe for long text). Finding nothing is not an error:
+it prints "no results for ..." and exits 0.
+
+Options:
+  --index <path>          index directory or .db file (default: the nearest
+                          .codesift/index.db in this directory or its parents)
+  -n, --limit <n>         results to show (default 10, at most 100)
+  --lang <lang>           only this language, e.g. typescript (repeatable)
+  --path <glob>           only paths matching, e.g. 'src/**' or src (repeatable)
+  --exclude <glob>        drop paths matching, e.g. '**/*.test.ts' (repeatable)
+  --fusion <method>       rrf or linear (default linear: 0.7 vector, 0.3 keyword)
+  --files                 one result per file (its best chunk)
+  --keyword-only          skip the embedding model and the vector side
+  --explain               show each result's keyword and vector score and rank
+  --deadline <ms>         drop a side that has not answered after this long
+  --json                  print one JSON object: query, results (paths relative
+                          to the indexed root), timings, degraded, ...
+  -h, --help              show this help
+
+Globs are matched against paths relative to the indexed root; a plain path
+(src/search) means that file or directory, a glob without a slash (*.go)
+matches file names at any depth.
+
+Exit status: 0 on success (also when nothing matched), 1 when the search
+failed (no index, corrupt index), 2 for a wrong command line.
+
+Environment:
+  OLLAMA_HOST             Ollama server, for an index embedded with Ollama
+`;
+
+export async function run(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      index: { type: 'string' },
+      limit: { type: 'string', short: 'n' },
+      lang: { type: 'string', multiple: true },
+      path: { type: 'string', multiple: true },
+      exclude: { type: 'string', multiple: true },
+      fusion: { type: 'string' },
+      files: { type: 'boolean', default: false },
+      'keyword-only': { type: 'boolean', default: false },
+      explain: { type: 'boolean', default: false },
+      deadline: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    io.stdout.write(help);
+    return EXIT.ok;
+  }
+  const limit = values.limit === undefined ? 10 : Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
+    throw new UsageError(`--limit must be an integer from 1 to 100, got ${values.limit}`);
+  }
+  const fusion = values.fusion;
+  if (fusion !== undefined && fusion !== 'rrf' && fusion !== 'linear') {
+    throw new UsageError(`--fusion must be rrf or linear, got ${fusion}`);
+  }
+  let deadlineMs: number | undefined;
+  if (values.deadline !== undefined) {
+    deadlineMs = Number(values.deadline);
+    if (!(Number.isFinite(deadlineMs) && deadlineMs > 0)) {
+      throw new UsageError(
+        `--deadline must be a positive number of milliseconds, got ${values.deadline}`,
+      );
+    }
+  }
+  const query = await readQuery(positionals, io);
+  exitQuietlyOnClosedPipe(io);
+
+  const request: SearchRequest = {
+    query,
+    limit,
+    collapseFiles: values.files,
+    explain: values.explain,
+    keywordOnly: values['keyword-only'],
+  };
+  if (fusion) request.fusion = fusion as FusionMethod;
+  if (deadlineMs !== undefined) request.deadlineMs = deadlineMs;
+  const filter = {
+    languages: values.lang ?? [],
+    include: values.path ?? [],
+    exclude: values.exclude ?? [],
+  };
+  if (filter.languages.length + filter.include.length + filter.exclude.length > 0) {
+    request.filter = filter;
+  }
+
+  const engine = await openEngineFromArgs(
+    { index: values.index, keywordOnly: values['keyword-only'] },
+    io,
+  );
+  let response: SearchResponse;
+  let root: string | null;
+  try {
+    response = await engine.search(request);
+    root = values.json ? null : await rootOf(engine);
+  } finally {
+    await engine.close();
+  }
+  if (values.json) {
+    io.stdout.write(`${JSON.stringify(toJson(response, values.explain))}\n`);
+    return EXIT.ok;
+  }
+  const out = styleFor(io.stdout, io.env);
+  const err = styleFor(io.stderr, io.env);
+  for (const d of response.degraded) {
+    io.stderr.write(`${err.yellow('warning:')} ${d} (results are from the other side only)\n`);
+  }
+  if (response.results.length === 0) {
+    io.stdout.write(renderNoResults(query));
+    return EXIT.ok;
+  }
+  io.stdout.write(
+    renderResults(response, {
+      style: out,
+      colour: out.bold('x') !== 'x',
+      root,
+      cwd: io.cwd,
+      explain: values.explain,
+    }),
+  );
+  io.stdout.write(`\n${renderSummary(response, out)}`);
+  return EXIT.ok;
+}
+
+/** `codesift search x | head` closes stdout early; that is the reader's choice, not an error. */
+function exitQuietlyOnClosedPipe(io: CliIO): void {
+  if (io.stdout !== process.stdout) return;
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
+}
+
+/** The query: the positionals joined (quotes optional), or stdin for `-`. */
+async function readQuery(positionals: string[], io: CliIO): Promise<string> {
+  if (positionals.length === 1 && positionals[0] === '-') {
+    const stdin = (io as CliIO & { stdin?: NodeJS.ReadableStream }).stdin ?? process.stdin;
+    const query = await readAll(stdin);
+    if (query.trim() === '') throw new UsageError('the query read from stdin is empty');
+    return query;
+  }
+  if (positionals.includes('-'))
+    throw new UsageError("'-' (read stdin) must be the only query argument");
+  const query = positionals.join(' ');
+  if (query.trim() === '') throw new UsageError('missing <query> (or - to read it from stdin)');
+  return query;
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const chunk of stream) {
+    parts.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  }
+  return Buffer.concat(parts).toString('utf8');
+}
+
+async function rootOf(engine: SearchEngine): Promise<string | null> {
+  try {
+    return (await engine.status()).root;
+  } catch (err) {
+    if (err instanceof CodesiftError) return null;
+    throw err;
+  }
+}
+
+/** The --json shape: stable keys for scripts; paths stay relative to the indexed root. */
+function toJson(res: SearchResponse, explain: boolean): unknown {
+  return {
+    query: res.query,
+    fusion: res.fusion,
+    totalChunks: res.totalChunks,
+    results: res.results.map((r) => ({
+      path: r.path,
+      startLine: r.startLine,
+      endLine: r.endLine,
+      symbol: r.symbol,
+      kind: r.kind,
+      language: r.language,
+      score: r.score,
+      snippet: r.snippet,
+      snippetStartLine: r.snippetStartLine,
+      chunkId: r.chunkId,
+      ...(explain && r.explain ? { explain: r.explain } : {}),
+    })),
+    timings: res.timings,
+    degraded: res.degraded,
+  };
+}

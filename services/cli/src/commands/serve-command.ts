@@ -1,0 +1,196 @@
+import { parseArgs } from 'node:util';
+import { errorMessage } from '@codesift/core';
+import { createGrpcServer, quietGrpcLogs } from '@codesift/grpc';
+import { createEmbedderFromEnv } from '@codesift/models';
+import { createLocalIndexJobs, type IndexJobs } from '@codesift/pipeline';
+import { openLocalEngine, type SearchEngine } from '@codesift/search';
+import { resolveIndexPath } from '../engine-from-args.js';
+import { type CliIO, EXIT, UsageError } from '../io.js';
+
+export const help = `Usage: codesift serve [options]
+
+Serves the local index over gRPC until SIGINT or SIGTERM:
+codesift.v1.SearchService, SymbolService, IndexService (start a re-index of
+the indexed directory, watch its progress) and grpc.health.v1.Health.
+
+Options:
+  --index <path>          index directory or .db file (default: the nearest
+                          .codesift/index.db in this directory or its parents)
+  --host <host>           address to listen on (default 127.0.0.1)
+  --port <n>              port (default 50051; 0 picks a free port)
+  --token <token>         require 'authorization: Bearer <token>' on every call
+                          except health checks (default: $CODESIFT_TOKEN)
+  --keyword-only          answer without the embedding model (BM25 only)
+  --read-only             refuse StartIndex (no indexing through the server)
+  --json                  print one JSON line with the address on stdout
+  -h, --help              show this help
+
+On shutdown health turns NOT_SERVING and calls in flight get 5 s to finish.
+
+Environment:
+  CODESIFT_TOKEN          token when --token is not given
+  OLLAMA_HOST             Ollama server, for an index embedded with Ollama
+`;
+
+const GRACE_MS = 5000;
+
+export async function run(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      index: { type: 'string' },
+      host: { type: 'string', default: '127.0.0.1' },
+      port: { type: 'string', default: '50051' },
+      token: { type: 'string' },
+      'keyword-only': { type: 'boolean', default: false },
+      'read-only': { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    io.stdout.write(help);
+    return EXIT.ok;
+  }
+  if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new UsageError(`--port must be an integer from 0 to 65535, got ${values.port}`);
+  }
+  const host = values.host;
+  if (host.trim() === '') throw new UsageError('--host must not be empty');
+  // An empty token (e.g. CODESIFT_TOKEN= in a compose file) means no auth, not "the empty token".
+  const token = (values.token ?? io.env.CODESIFT_TOKEN) || undefined;
+  quietGrpcLogs(io.env);
+
+  const indexPath = resolveIndexPath(values.index, io);
+  const open = () =>
+    openLocalEngine({
+      indexPath,
+      env: io.env,
+      ...(values['keyword-only'] ? { embedder: null } : {}),
+    });
+  const engines = reopenable(await open(), open, (err) =>
+    io.stderr.write(`warning: could not reopen the index after indexing: ${errorMessage(err)}\n`),
+  );
+  let jobs: IndexJobs | undefined;
+  const root = (await engines.engine.status()).root;
+  // Jobs only ever re-index the directory this index was built from.
+  if (root && !values['read-only']) {
+    jobs = createLocalIndexJobs({
+      root,
+      indexPath,
+      embedderFactory: () => createEmbedderFromEnv(io.env),
+      // A rebuild writes a new file and a job may add vectors: searches must see the new index.
+      onFinished: (s) => {
+        if (s.state === 'succeeded') void engines.reopen();
+      },
+    });
+  }
+  const server = createGrpcServer({ engine: engines.engine, jobs, token });
+  const closeAll = async () => {
+    await server.shutdown({ graceMs: GRACE_MS });
+    await jobs?.close();
+    await engines.engine.close();
+  };
+  let address: string;
+  let boundPort: number;
+  try {
+    ({ address, port: boundPort } = await server.listen(host, port));
+  } catch (err) {
+    await closeAll();
+    throw err;
+  }
+
+  const stopped = waitForStopSignal();
+  io.stderr.write(
+    `codesift gRPC server listening on ${address} (index: ${indexPath}${token ? ', token required' : ''})\n`,
+  );
+  if (values.json) {
+    io.stdout.write(
+      `${JSON.stringify({ event: 'listening', address, host, port: boundPort, indexPath, root, auth: token !== undefined })}\n`,
+    );
+  }
+  const signal = await stopped;
+  io.stderr.write(`codesift gRPC server shutting down (${signal})\n`);
+  await closeAll();
+  io.stderr.write('codesift gRPC server stopped\n');
+  return EXIT.ok;
+}
+
+/** Resolves on the first SIGINT or SIGTERM; a second one gets Node's default (immediate exit). */
+function waitForStopSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      process.removeListener('SIGINT', onSignal);
+      process.removeListener('SIGTERM', onSignal);
+      resolve(signal);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}
+
+interface Slot {
+  engine: SearchEngine;
+  active: number;
+  retired: boolean;
+}
+
+/**
+ * A SearchEngine that can be swapped for a freshly opened one. Calls in
+ * flight finish on the engine they started on, which closes when its last
+ * call returns.
+ */
+function reopenable(
+  first: SearchEngine,
+  open: () => Promise<SearchEngine>,
+  onError: (err: unknown) => void,
+): { engine: SearchEngine; reopen: () => Promise<void> } {
+  let current: Slot = { engine: first, active: 0, retired: false };
+  const release = (slot: Slot) => {
+    if (slot.retired && slot.active === 0) slot.engine.close().catch(onError);
+  };
+  const use = async <T>(fn: (e: SearchEngine) => Promise<T>): Promise<T> => {
+    const slot = current;
+    slot.active++;
+    try {
+      return await fn(slot.engine);
+    } finally {
+      slot.active--;
+      release(slot);
+    }
+  };
+  let closed = false;
+  return {
+    engine: {
+      search: (request) => use((e) => e.search(request)),
+      lookupSymbol: (name, options) => use((e) => e.lookupSymbol(name, options)),
+      vocabulary: (options) => use((e) => e.vocabulary(options)),
+      status: () => use((e) => e.status()),
+      getSnippet: (p, start, end) => use((e) => e.getSnippet(p, start, end)),
+      async close() {
+        closed = true;
+        current.retired = true;
+        release(current);
+      },
+    },
+    async reopen() {
+      try {
+        const next = await open();
+        if (closed) {
+          await next.close();
+          return;
+        }
+        const old = current;
+        current = { engine: next, active: 0, retired: false };
+        old.retired = true;
+        release(old);
+      } catch (err) {
+        onError(err);
+      }
+    },
+  };
+}

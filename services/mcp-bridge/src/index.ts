@@ -1,0 +1,12 @@
+export { bearerMatches, isLoopbackHost, resolveHttpAuth, weakTokenWarning } from './auth.js';
+export {
+  HEALTH_PATH,
+  type HttpServerHandle,
+  type HttpServerOptions,
+  MCP_PATH,
+  serveHttp,
+} from './http-transport.js';
+export { normalizeRelativePath, rejectUnsafePath } from './path-guard.js';
+export { createMcpServer, type McpServerOptions, SERVER_INSTRUCTIONS } from './server.js';
+export { type StdioServerHandle, serveStdio } from './stdio-transport.js';
+export { MAX_SNIPPET_LINES } from './tools/get-snippet.js';

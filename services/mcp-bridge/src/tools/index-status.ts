@@ -1,0 +1,72 @@
+import type { IndexStatusInfo, SearchEngine } from '@codesift/search';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { errorResultFrom, okResult } from './results.js';
+
+export const indexStatusOutput = {
+  root: z
+    .string()
+    .nullable()
+    .describe('Directory the index covers; paths in results are relative to it.'),
+  index_path: z.string(),
+  files: z.number().int(),
+  chunks: z.number().int(),
+  symbols: z.number().int(),
+  vectors: z.number().int(),
+  embedder: z.string().nullable().describe('Embedding model, or null for a keyword-only index.'),
+  dimensions: z.number().int().nullable(),
+  updated_at: z.string().nullable().describe('Time of the last index write (ISO 8601).'),
+  bytes: z.number().int(),
+};
+
+export const INDEX_STATUS_DESCRIPTION = [
+  'Describe the search index: the root directory it covers, counts of files, chunks, symbols and vectors, the embedding model (none means keyword-only search) and when it was last updated.',
+  'Use it to check what codebase you are searching, or whether the index is empty or stale, before trusting an empty search.',
+].join(' ');
+
+export function registerIndexStatus(server: McpServer, engine: SearchEngine): void {
+  server.registerTool(
+    'index_status',
+    {
+      title: 'Index status',
+      description: INDEX_STATUS_DESCRIPTION,
+      inputSchema: {},
+      outputSchema: indexStatusOutput,
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    async () => {
+      let s: IndexStatusInfo;
+      try {
+        s = await engine.status();
+      } catch (err) {
+        return errorResultFrom(err);
+      }
+      const updated = s.updatedAt > 0 ? new Date(s.updatedAt).toISOString() : null;
+      const text = [
+        `root: ${s.root ?? '(unknown)'}`,
+        `index: ${s.indexPath} (${formatBytes(s.bytes)})`,
+        `files: ${s.files}, chunks: ${s.chunks}, symbols: ${s.symbols}, vectors: ${s.vectors}`,
+        `embedder: ${s.embedder ? `${s.embedder}${s.dimensions ? ` (${s.dimensions}-d)` : ''}` : 'none (keyword search only)'}`,
+        `last update: ${updated ?? 'never'}`,
+      ].join('\n');
+      return okResult(text, {
+        root: s.root,
+        index_path: s.indexPath,
+        files: s.files,
+        chunks: s.chunks,
+        symbols: s.symbols,
+        vectors: s.vectors,
+        embedder: s.embedder,
+        dimensions: s.dimensions,
+        updated_at: updated,
+        bytes: s.bytes,
+      });
+    },
+  );
+}
+
+function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / (1024 * 1024)).toFixed(1)} MiB`;
+}

@@ -1,0 +1,240 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { cliBin, collect, type RunResult, runCli } from '../support/cli.js';
+import { writeTree } from '../support/tree.js';
+
+const TREE = {
+  'src/graph.ts': `/** A directed graph of string nodes. */
+export class Graph {
+  private readonly edges: [string, string][] = [];
+
+  /** Inserts an edge between two nodes. */
+  addEdge(from: string, to: string): void {
+    this.edges.push([from, to]);
+  }
+}
+`,
+  'src/graph.test.ts': `import { Graph } from './graph.js';
+
+export function testAddEdge(): void {
+  new Graph().addEdge('a', 'b');
+  new Graph().addEdge('b', 'c');
+}
+`,
+  'src/retry.ts': `/** Retries a failing async operation with exponential backoff. */
+export async function retryWithBackoff<T>(op: () => Promise<T>, attempts = 5): Promise<T> {
+  let delay = 100;
+  for (let i = 0; ; i++) {
+    try {
+      return await op();
+    } catch (err) {
+      if (i + 1 >= attempts) throw err;
+      await new Promise((r) => setTimeout(r, delay));
+      delay *= 2;
+    }
+  }
+}
+`,
+  'py/orders.py': `def parse_amount(text):
+    """Parses an order amount like '12.50'."""
+    return round(float(text.strip()), 2)
+`,
+  'docs/guide.md': '# Guide\n\nCall addEdge to connect two nodes of the graph.\n',
+};
+
+/** Runs `codesift search` with `input` on stdin. */
+function searchWithStdin(args: string[], input: string, cwd: string): Promise<RunResult> {
+  const child = spawn(process.execPath, [cliBin, 'search', ...args], {
+    cwd,
+    env: { ...process.env, NO_COLOR: '1' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  child.stdin.end(input);
+  return collect(child, 60_000);
+}
+
+/** `codesift search` as a user runs it: the real launcher in a child process. */
+describe('codesift search (CLI, end to end)', () => {
+  let work: string;
+  let root: string;
+  before(async () => {
+    work = mkdtempSync(path.join(tmpdir(), 'codesift-e2e-search-'));
+    root = path.join(work, 'repo');
+    writeTree(root, TREE);
+    // With vectors (the built-in model): the default search path is hybrid.
+    const r = await runCli(['index', root, '--quiet']);
+    assert.equal(r.code, 0, r.stderr);
+  });
+  after(() => rmSync(work, { recursive: true, force: true }));
+
+  test('--json prints the query, results relative to the root, timings and degraded', async () => {
+    const r = await runCli(['search', 'addEdge', '--json', '--explain'], { cwd: root });
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.query, 'addEdge');
+    assert.equal(out.fusion, 'linear');
+    assert.deepEqual(out.degraded, []);
+    assert.ok(out.totalChunks >= 5);
+    for (const stage of ['analyze', 'keyword', 'embed', 'vector', 'fuse', 'hydrate', 'total']) {
+      assert.equal(typeof out.timings[stage], 'number', stage);
+    }
+    const top = out.results[0];
+    assert.deepEqual(
+      Object.keys(top).sort(),
+      [
+        'chunkId',
+        'endLine',
+        'explain',
+        'kind',
+        'language',
+        'path',
+        'score',
+        'snippet',
+        'snippetStartLine',
+        'startLine',
+        'symbol',
+      ].sort(),
+    );
+    assert.equal(top.path, 'src/graph.ts');
+    assert.equal(top.symbol, 'Graph');
+    assert.equal(top.language, 'typescript');
+    assert.match(top.snippet, /addEdge\(from: string, to: string\)/);
+    assert.ok(top.explain.keywordRank >= 1);
+    assert.equal(typeof top.explain.fused, 'number');
+    assert.ok(out.results.every((x: { path: string }) => !path.isAbsolute(x.path)));
+  });
+
+  test('text output: path:lines, symbol, snippet; a summary line', async () => {
+    const r = await runCli(['search', 'retry', 'with', 'backoff', '-n', '2'], { cwd: root });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^src\/retry\.ts:1-13 {2}retryWithBackoff {2}function · typescript · /m);
+    assert.match(r.stdout, /^ {2}2 │ export async function retryWithBackoff/m);
+    assert.match(r.stdout, /2 results in [\d.]+ ms · linear fusion/);
+    assert.ok(!r.stdout.includes('\u001b['), 'no colour when not a TTY');
+  });
+
+  test('filters, --files, --fusion rrf and --keyword-only', async () => {
+    const r = await runCli(
+      [
+        'search',
+        'addEdge graph',
+        '--json',
+        '--files',
+        '--fusion',
+        'rrf',
+        '--exclude',
+        '**/*.test.ts',
+        '--lang',
+        'typescript',
+        '--lang',
+        'markdown',
+        '--keyword-only',
+      ],
+      { cwd: root },
+    );
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.fusion, 'rrf');
+    assert.equal(out.timings.embed, undefined);
+    const paths = out.results.map((x: { path: string }) => x.path);
+    assert.deepEqual(paths.sort(), ['docs/guide.md', 'src/graph.ts']);
+    const py = JSON.parse(
+      (await runCli(['search', 'amount', '--json', '--path', 'py'], { cwd: root })).stdout,
+    );
+    assert.deepEqual(
+      py.results.map((x: { path: string }) => x.path),
+      ['py/orders.py'],
+    );
+  });
+
+  test('reads the query from stdin with -', async () => {
+    const r = await searchWithStdin(['-', '--json'], 'parse an order amount\n', root);
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.query, 'parse an order amount\n');
+    assert.equal(out.results[0].path, 'py/orders.py');
+  });
+
+  test('a pasted 20 KB bug report works, and fast', async () => {
+    let text = 'Bug: edges go missing after addEdge.\n';
+    while (text.length < 20 * 1024) {
+      text +=
+        "TypeError: Cannot read properties of undefined (reading 'push')\n    at Graph.addEdge (src/graph.ts:7:16)\n    at testAddEdge (src/graph.test.ts:4:15)\n";
+    }
+    text = text.slice(0, 20 * 1024);
+    const t0 = performance.now();
+    const r = await searchWithStdin(['-', '--json', '-n', '3'], text, root);
+    const ms = performance.now() - t0;
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.query.length, 20 * 1024);
+    // The trace names two definitions (Graph.addEdge, testAddEdge): both files come first.
+    assert.deepEqual(
+      out.results
+        .slice(0, 2)
+        .map((x: { path: string }) => x.path)
+        .sort(),
+      ['src/graph.test.ts', 'src/graph.ts'],
+    );
+    assert.ok(out.timings.total < 1000, `search took ${out.timings.total} ms`);
+    assert.ok(ms < 10_000, `command took ${ms} ms`);
+  });
+
+  test('no results: a clear line and exit code 0', async () => {
+    const r = await runCli(['search', 'zqxjkvw', '--keyword-only'], { cwd: root });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'no results for "zqxjkvw"\n');
+    const json = await runCli(['search', 'zqxjkvw', '--keyword-only', '--json'], { cwd: root });
+    assert.equal(json.code, 0);
+    assert.deepEqual(JSON.parse(json.stdout).results, []);
+  });
+
+  test('finds the index in a parent directory, or takes --index', async () => {
+    const sub = path.join(root, 'src');
+    const fromSub = await runCli(['search', 'retryWithBackoff', '--json'], { cwd: sub });
+    assert.equal(fromSub.code, 0, fromSub.stderr);
+    assert.equal(JSON.parse(fromSub.stdout).results[0].path, 'src/retry.ts');
+    const elsewhere = path.join(work, 'elsewhere');
+    mkdirSync(elsewhere);
+    const byFlag = await runCli(
+      ['search', 'retryWithBackoff', '--json', '--index', path.join(root, '.codesift')],
+      { cwd: elsewhere },
+    );
+    assert.equal(byFlag.code, 0, byFlag.stderr);
+    assert.equal(JSON.parse(byFlag.stdout).results[0].symbol, 'retryWithBackoff');
+  });
+
+  test('a missing index fails with exit 1 and a hint', async () => {
+    const empty = path.join(work, 'empty');
+    mkdirSync(empty, { recursive: true });
+    const r = await runCli(['search', 'graph'], { cwd: empty });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /error: no codesift index in/);
+    assert.match(r.stderr, /hint: .*codesift index/);
+    const byFlag = await runCli(['search', 'graph', '--index', path.join(empty, 'x.db')], {
+      cwd: empty,
+    });
+    assert.equal(byFlag.code, 1);
+    assert.match(byFlag.stderr, /hint: .*codesift index/);
+  });
+
+  test('a wrong command line is a usage error (exit 2) with the help', async () => {
+    for (const args of [
+      ['search', 'graph', '--bogus'],
+      ['search'],
+      ['search', 'graph', '--limit', 'zero'],
+      ['search', 'graph', '--fusion', 'max'],
+    ]) {
+      const r = await runCli(args, { cwd: root });
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, /Usage: codesift search/);
+    }
+    const help = await runCli(['search', '--help']);
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /exits 0/);
+  });
+});
