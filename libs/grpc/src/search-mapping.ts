@@ -3,6 +3,7 @@ import type { SymbolInfo } from '@codesift/core';
 import {
   type CodeSymbol,
   CodeSymbolSchema,
+  Focus,
   FusionMethod,
   type SearchRequest as ProtoSearchRequest,
   type SearchResponse as ProtoSearchResponse,
@@ -20,8 +21,9 @@ const MAX_FILTER_ENTRIES = 64;
 
 /**
  * Validates a SearchService request and translates it to the engine's request.
- * Focus, the ablation switches and `rewrite` are accepted but not yet acted
- * on: the local engine has no planner for them.
+ * The ablation switches map to the engine's feature options (no_expansion ->
+ * expansion: false, ...); an unset focus lets the planner infer it. `rewrite`
+ * is accepted but not acted on: the local engine has no LLM rewrite.
  */
 export function searchRequestFromProto(req: ProtoSearchRequest): SearchRequest {
   if (req.query.trim().length === 0) throw invalidArgument('query must not be empty');
@@ -41,6 +43,11 @@ export function searchRequestFromProto(req: ProtoSearchRequest): SearchRequest {
   };
   const fusion = fusionFromProto(req.fusion);
   if (fusion) out.fusion = fusion;
+  const focus = focusFromProto(req.focus);
+  if (focus) out.focus = focus;
+  if (req.noExpansion) out.expansion = false;
+  if (req.noAnchor) out.anchors = false;
+  if (req.noFocus) out.focusScoring = false;
   const f = req.filter;
   if (f && (f.languages.length > 0 || f.includePaths.length > 0 || f.excludePaths.length > 0)) {
     for (const [name, list] of [
@@ -74,25 +81,38 @@ function fusionFromProto(fusion: FusionMethod): SearchRequest['fusion'] {
     case FusionMethod.LINEAR:
       return 'linear';
     case FusionMethod.ADAPTIVE:
-      throw invalidArgument(
-        'fusion FUSION_METHOD_ADAPTIVE is not implemented yet; use FUSION_METHOD_RRF or FUSION_METHOD_LINEAR, or leave it unset for the server default',
-      );
+      return 'adaptive';
     default:
       throw invalidArgument(`unknown fusion method ${fusion}`);
   }
 }
 
+function focusFromProto(focus: Focus): SearchRequest['focus'] {
+  switch (focus) {
+    case Focus.UNSPECIFIED:
+      return undefined;
+    case Focus.IMPLEMENTATION:
+      return 'implementation';
+    case Focus.TESTS:
+      return 'tests';
+    case Focus.ALL:
+      return 'all';
+    default:
+      throw invalidArgument(`unknown focus ${focus}`);
+  }
+}
+
 /**
- * The engine's response as a SearchService response. Score parts are attached
- * only when asked for; absent ranks are 0 (ranks are 1-based), and the local
- * engine applies no anchor boost or focus yet, so those read 0 and 1.
+ * The engine's response as a SearchService response. Score parts and the
+ * plan (plan_json) are attached only when explain is asked for, keeping
+ * ordinary responses small; otherwise plan_json is "{}". Absent ranks are 0
+ * (ranks are 1-based), an absent anchor boost 0 and focus multiplier 1.
  */
 export function searchResponseToProto(
   res: SearchResponse,
   options: { explain: boolean },
 ): ProtoSearchResponse {
-  // A future engine may return its plan; until then the plan is empty.
-  const plan = (res as SearchResponse & { plan?: unknown }).plan;
+  const plan = options.explain ? res.plan : undefined;
   return create(SearchResponseSchema, {
     results: res.results.map((r) => ({
       path: r.path,
@@ -109,8 +129,8 @@ export function searchResponseToProto(
               keyword: r.explain.keyword ?? 0,
               vector: r.explain.vector ?? 0,
               fused: r.explain.fused,
-              anchorBoost: 0,
-              focusMultiplier: 1,
+              anchorBoost: r.explain.anchorBoost ?? 0,
+              focusMultiplier: r.explain.focusMultiplier ?? 1,
               keywordRank: r.explain.keywordRank ?? 0,
               vectorRank: r.explain.vectorRank ?? 0,
             }

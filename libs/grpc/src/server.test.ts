@@ -131,11 +131,10 @@ describe('gRPC server over a real connection', () => {
       status.INVALID_ARGUMENT,
     );
     assert.match(big.details, /limit must be at most 100/);
-    const adaptive = await rejectsWith(
-      h.client.search.search({ query: 'x', fusion: FusionMethod.ADAPTIVE }),
+    await rejectsWith(
+      h.client.search.search({ query: 'x', fusion: 42 as FusionMethod }),
       status.INVALID_ARGUMENT,
     );
-    assert.match(adaptive.details, /ADAPTIVE is not implemented/);
     await rejectsWith(
       h.client.search.search({ query: 'x', filter: { languages: [''] } }),
       status.INVALID_ARGUMENT,

@@ -21,12 +21,15 @@ const WORD = /[\p{L}_$][\p{L}\p{N}_$]*(?:(?:\.|::)[\p{L}_$][\p{L}\p{N}_$]*)*/gu;
  */
 export function queryIdentifiers(query: string, max = MAX_QUERY_IDENTIFIERS): string[] {
   const trimmed = query.trim();
-  const words = trimmed.match(WORD) ?? [];
-  const single = words.length === 1 && words[0] === trimmed;
   const out: string[] = [];
   const seen = new Set<string>();
-  for (const w of words) {
+  let single: boolean | undefined;
+  // Lazily: a pasted 20 KB log has thousands of words, and the first `max` identifiers suffice.
+  for (const m of trimmed.matchAll(WORD)) {
     if (out.length >= max) break;
+    const w = m[0];
+    // The first word is the whole query exactly when the query is one word.
+    single ??= w === trimmed;
     const codeShaped =
       single ||
       /[\p{Ll}\p{N}]\p{Lu}/u.test(w) ||

@@ -239,7 +239,17 @@ describe('LocalEngine.search', () => {
       assert.equal(ex.fused, res.results[0]!.score);
       assert.deepEqual(res.degraded, []);
       assert.equal(res.fusion, 'linear');
-      for (const stage of ['analyze', 'keyword', 'embed', 'vector', 'fuse', 'hydrate', 'total']) {
+      for (const stage of [
+        'parse',
+        'plan',
+        'keyword',
+        'embed',
+        'vector',
+        'fuse',
+        'boosts',
+        'hydrate',
+        'total',
+      ]) {
         assert.equal(typeof res.timings[stage], 'number', stage);
       }
       assert.ok(res.totalChunks > 5);
@@ -304,7 +314,8 @@ describe('LocalEngine.search', () => {
     const hung = hungEmbedder();
     await withEngine(async (e) => {
       const t0 = performance.now();
-      const res = await e.search({ query: 'addEdge', deadlineMs: 150 });
+      // Not identifiers only, so the plan runs the vector side.
+      const res = await e.search({ query: 'addEdge of the graph', deadlineMs: 150 });
       const took = performance.now() - t0;
       assert.ok(took < 1000, `took ${took} ms`);
       assert.deepEqual(res.degraded, ['vector: timeout']);

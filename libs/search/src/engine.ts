@@ -2,19 +2,24 @@
  * The local search engine: hybrid BM25 + vector search over one SQLite
  * index (see @codesift/stores openSqliteIndex).
  *
- * One search:
- * 1. analyze the query with the indexing analyzer (BM25 terms);
- * 2. in parallel, keyword search with those terms, and embed the user's raw
- *    words then vector search; each side over-fetches candidates and runs
- *    under the deadline (a failed or late side is dropped and reported);
- * 3. fuse (RRF or linear, see fusion.ts), apply globs the stores could not,
- *    optionally collapse to one hit per file;
- * 4. hydrate the top results from the chunk store with a focused snippet.
+ * One search executes a query plan (planning/plan-query.ts):
+ * 1. parse the query (@codesift/analysis parseQuery) and plan it: pure,
+ *    no I/O, every decision recorded in the plan;
+ * 2. in parallel, keyword search with the plan's weighted terms, and embed
+ *    the plan's vector text then vector search (skipped when the plan says
+ *    so); each side over-fetches candidates and runs under the deadline (a
+ *    failed or late side is dropped and reported);
+ * 3. fuse (RRF or linear with the plan's weights, see fusion.ts);
+ * 4. boosts: definition boost, anchor boost, focus multiplier
+ *    (planning/rescore.ts), then optionally collapse to one hit per file;
+ * 5. hydrate the top results from the chunk store with a focused snippet.
+ * The response carries the plan and per-stage timings.
  */
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { analyzeQuery, detectLanguage } from '@codesift/analysis';
+import { mergeSynonymTables, type ParsedQuery, parseQuery } from '@codesift/analysis';
+import type { Chunk } from '@codesift/core';
 import {
   CodesiftError,
   errorMessage,
@@ -31,14 +36,22 @@ import {
   type VectorHit,
 } from '@codesift/stores';
 import { collapseByPath } from './collapse.js';
-import { type Definition, holdsDefinition, queryIdentifiers } from './definitions.js';
+import { type Definition, holdsDefinition } from './definitions.js';
 import { embedderForIndex } from './embedder-for-index.js';
 import { type CompiledFilter, compileFilter } from './filters.js';
-import { DEFAULT_RRF_K, DEFAULT_VECTOR_WEIGHT, type FusedHit, fuse } from './fusion.js';
+import { type FusedHit, fuse } from './fusion.js';
+import { DEFAULT_LIMIT, MAX_CANDIDATES, MAX_LIMIT, planQuery } from './planning/plan-query.js';
+import { type Rescored, rescore } from './planning/rescore.js';
+import type { FusionMode, PlannerConfig, PlanOptions, QueryPlan } from './planning/types.js';
+import {
+  findConfigFile,
+  plannerConfigFrom,
+  readSearchConfig,
+  type SearchConfig,
+} from './search-config.js';
 import { runSide, type SideOutcome } from './side-runner.js';
 import { selectSnippet } from './snippet.js';
 import type {
-  FusionMethod,
   IndexStatusInfo,
   SearchEngine,
   SearchRequest,
@@ -57,30 +70,18 @@ export interface LocalEngineOptions {
    */
   embedder?: Embedder | null;
   env?: NodeJS.ProcessEnv;
-  fusion?: FusionMethod;
+  /** Default fusion; wins over the repository's config file. */
+  fusion?: FusionMode;
   vectorWeight?: number;
+  /**
+   * Search settings over the repository's config file (see
+   * search-config.ts); null: ignore the file.
+   */
+  config?: SearchConfig | null;
 }
 
-export const DEFAULT_LIMIT = 10;
-export const MAX_LIMIT = 100;
-/** Candidates per side: enough depth for fusion to reorder, cheap for the stores. */
-const MIN_CANDIDATES = 50;
-const CANDIDATES_PER_RESULT = 5;
-/** Most candidates one side fetches when post-filtering or collapsing needs more. */
-const MAX_CANDIDATES = 4000;
-/**
- * The vector side embeds at most this much of the query. The built-in model
- * reads only its first 128 tokens anyway, and an Ollama model's context is
- * bounded; a pasted 20 KB log should not become a 20 KB request.
- */
-const MAX_EMBED_CHARS = 8000;
-/**
- * Bonus for a chunk that defines a symbol the query names: the largest
- * score any chunk can get from fusion (1 for linear, both sides at rank 1
- * for RRF), so a definition ranks above every chunk that only uses the
- * name, and definitions keep their fused order among themselves.
- */
-const DEFINITION_BOOST_LINEAR = 1;
+export { DEFAULT_LIMIT, MAX_LIMIT };
+
 /** Lines `getSnippet` returns at most, so a careless range cannot dump a huge file. */
 const MAX_SNIPPET_LINES = 2000;
 
@@ -101,13 +102,12 @@ export async function openLocalEngine(options: LocalEngineOptions): Promise<Sear
       hint: 'pass the index .db file (usually <root>/.codesift/index.db)',
     });
   }
-  const fusion = options.fusion ?? 'linear';
-  checkFusion(fusion);
-  const vectorWeight = options.vectorWeight ?? DEFAULT_VECTOR_WEIGHT;
-  checkWeight(vectorWeight);
+  if (options.fusion !== undefined) checkFusion(options.fusion);
+  if (options.vectorWeight !== undefined) checkWeight(options.vectorWeight);
   const index = openSqliteIndex(indexPath, { readonly: true });
   try {
     const meta = index.meta();
+    const planner = plannerConfigFor(meta.root, options);
     let vector: VectorState = { kind: 'none' };
     if (meta.embedder !== null && meta.dimensions !== null && options.embedder !== null) {
       if (options.embedder) {
@@ -130,26 +130,41 @@ export async function openLocalEngine(options: LocalEngineOptions): Promise<Sear
         vector = { kind: 'owned', loading };
       }
     }
-    return new LocalEngine(index, indexPath, vector, fusion, vectorWeight);
+    return new LocalEngine(index, indexPath, vector, planner);
   } catch (err) {
     index.close();
     throw err;
   }
 }
 
-function checkFusion(f: unknown): asserts f is FusionMethod {
-  if (f !== 'rrf' && f !== 'linear') {
+/** Defaults < the repository's config file < `options.config` < `options.fusion`/`vectorWeight`. */
+function plannerConfigFor(root: string | null, options: LocalEngineOptions): PlannerConfig {
+  let config: SearchConfig = {};
+  if (options.config !== null && root !== null) {
+    const file = findConfigFile(root);
+    if (file !== null) config = readSearchConfig(file);
+  }
+  config = { ...config, ...(options.config ?? {}) };
+  if (options.fusion !== undefined) config.fusion = options.fusion;
+  if (options.vectorWeight !== undefined) config.vectorWeight = options.vectorWeight;
+  return plannerConfigFrom(config);
+}
+
+function checkFusion(f: unknown): asserts f is FusionMode {
+  if (f !== 'rrf' && f !== 'linear' && f !== 'adaptive') {
     throw new CodesiftError('INVALID_ARGUMENT', `unknown fusion ${JSON.stringify(f)}`, {
-      hint: "use 'rrf' or 'linear'",
+      hint: "use 'rrf', 'linear' or 'adaptive'",
     });
   }
 }
 
-function checkWeight(w: number): void {
+function checkWeight(w: number, name = 'vectorWeight'): void {
   if (!(typeof w === 'number' && w >= 0 && w <= 1)) {
-    throw new CodesiftError('INVALID_ARGUMENT', `vectorWeight must be within 0..1, got ${w}`);
+    throw new CodesiftError('INVALID_ARGUMENT', `${name} must be within 0..1, got ${w}`);
   }
 }
+
+const FOCI = new Set(['implementation', 'tests', 'all']);
 
 function normalizeLimit(limit: number | undefined): number {
   if (limit === undefined) return DEFAULT_LIMIT;
@@ -157,6 +172,63 @@ function normalizeLimit(limit: number | undefined): number {
     throw new CodesiftError('INVALID_ARGUMENT', `limit must be a positive number, got ${limit}`);
   }
   return Math.min(MAX_LIMIT, Math.floor(limit));
+}
+
+/** Checks a request's options and turns them into the planner's. */
+function planOptions(request: SearchRequest, vectorAvailable: boolean): PlanOptions {
+  const limit = normalizeLimit(request.limit);
+  if (request.fusion !== undefined) checkFusion(request.fusion);
+  if (request.vectorWeight !== undefined) checkWeight(request.vectorWeight);
+  if (request.rrfK !== undefined && !(request.rrfK > 0)) {
+    throw new CodesiftError('INVALID_ARGUMENT', `rrfK must be positive, got ${request.rrfK}`);
+  }
+  if (request.focus !== undefined && !FOCI.has(request.focus)) {
+    throw new CodesiftError('INVALID_ARGUMENT', `unknown focus ${JSON.stringify(request.focus)}`, {
+      hint: "use 'implementation', 'tests' or 'all'",
+    });
+  }
+  const out: PlanOptions = { limit, vectorAvailable };
+  if (request.fusion !== undefined) out.fusion = request.fusion;
+  if (request.vectorWeight !== undefined) out.vectorWeight = request.vectorWeight;
+  if (request.rrfK !== undefined) out.rrfK = request.rrfK;
+  if (request.focus !== undefined) out.focus = request.focus;
+  if (request.expansion !== undefined) out.expansion = request.expansion !== false;
+  if (request.anchors !== undefined) out.anchors = request.anchors !== false;
+  if (request.focusScoring !== undefined) out.focusScoring = request.focusScoring !== false;
+  if (request.keywordOnly) out.keywordOnly = true;
+  if (request.collapseFiles) out.collapseFiles = true;
+  if (request.filter !== undefined) out.filter = request.filter;
+  return out;
+}
+
+/**
+ * Parses and plans a request the way the engine does, without searching:
+ * for tests, benchmarks and tools that want the plan alone.
+ */
+export function planSearch(
+  request: SearchRequest,
+  config: PlannerConfig,
+  options: { vectorAvailable?: boolean } = {},
+): { parsed: ParsedQuery; plan: QueryPlan } {
+  const parsed = parseQuery(request.query);
+  const plan = planQuery(
+    parsed,
+    planOptions(request, options.vectorAvailable ?? true),
+    withRequestSynonyms(config, request),
+  );
+  return { parsed, plan };
+}
+
+function withRequestSynonyms(config: PlannerConfig, request: SearchRequest): PlannerConfig {
+  if (request.synonyms === undefined) return config;
+  return {
+    ...config,
+    synonyms: mergeSynonymTables(
+      config.synonyms,
+      request.synonyms,
+      request.synonymsMode ?? 'extend',
+    ),
+  };
 }
 
 function round(ms: number): number {
@@ -180,6 +252,8 @@ async function fetchAccepted<T extends { path: string }>(
   }
 }
 
+type Ranked = FusedHit & Rescored;
+
 class LocalEngine implements SearchEngine {
   private closed = false;
   private chunkCount: { at: number; n: number } | null = null;
@@ -188,8 +262,7 @@ class LocalEngine implements SearchEngine {
     private readonly index: LocalIndex,
     private readonly indexPath: string,
     private readonly vector: VectorState,
-    private readonly fusion: FusionMethod,
-    private readonly vectorWeight: number,
+    private readonly planner: PlannerConfig,
   ) {}
 
   async search(request: SearchRequest): Promise<SearchResponse> {
@@ -201,60 +274,71 @@ class LocalEngine implements SearchEngine {
         hint: 'pass the words, identifier or pasted text to search for',
       });
     }
-    const limit = normalizeLimit(request.limit);
-    const fusion = request.fusion ?? this.fusion;
-    checkFusion(fusion);
-    const vectorWeight = request.vectorWeight ?? this.vectorWeight;
-    checkWeight(vectorWeight);
-    const rrfK = request.rrfK ?? DEFAULT_RRF_K;
-    if (!(rrfK > 0))
-      throw new CodesiftError('INVALID_ARGUMENT', `rrfK must be positive, got ${rrfK}`);
     if (request.deadlineMs !== undefined && !(request.deadlineMs > 0)) {
       throw new CodesiftError(
         'INVALID_ARGUMENT',
         `deadlineMs must be positive, got ${request.deadlineMs}`,
       );
     }
-    const filter = compileFilter(request.filter);
+    const options = planOptions(request, this.vector.kind !== 'none');
     request.signal?.throwIfAborted();
 
     const timings: Record<string, number> = {};
     const degraded: string[] = [];
-    const terms = analyzeQuery(query);
-    timings.analyze = performance.now() - t0;
+    const parsed = parseQuery(query);
+    const tp = performance.now();
+    timings.parse = tp - t0;
+    let plan = planQuery(parsed, options, withRequestSynonyms(this.planner, request));
+    const filter = compileFilter(plan.filter);
+    timings.plan = performance.now() - tp;
 
-    // Collapsing keeps one hit per file, so it needs candidates from more files.
-    const perSide = Math.min(
-      MAX_CANDIDATES,
-      Math.max(limit * CANDIDATES_PER_RESULT, MIN_CANDIDATES) * (request.collapseFiles ? 3 : 1),
-    );
     const limits = {
       deadlineAt: request.deadlineMs === undefined ? undefined : t0 + request.deadlineMs,
       signal: request.signal,
     };
     // Written by the vector side, which may still finish after a deadline dropped it.
     const sideTimes: { embed?: number } = {};
-    const runVector = !request.keywordOnly && this.vector.kind !== 'none';
+    const startVector = (): Promise<SideOutcome<VectorHit[]>> =>
+      runSide(
+        (signal) =>
+          this.vectorSearch(plan.vector.text, plan.vector.depth, filter, signal, sideTimes),
+        limits,
+      );
     // The vector side starts first: embedding runs off the main thread (onnxruntime's
     // pool, or an HTTP request) while the synchronous keyword query runs here.
-    const vectorSide: Promise<SideOutcome<VectorHit[]> | null> = runVector
-      ? runSide((signal) => this.vectorSearch(query, perSide, filter, signal, sideTimes), limits)
+    let vectorSide: Promise<SideOutcome<VectorHit[]> | null> = plan.vector.run
+      ? startVector()
       : Promise.resolve(null);
     const keywordSide = runSide(
       () =>
         fetchAccepted(
           (n) =>
             this.index.keyword.search({
-              terms: terms.map((term) => ({ term })),
+              terms: plan.keyword.terms.map((t) => ({ term: t.term, boost: t.weight })),
               limit: n,
               filter: filter.store,
             }),
-          perSide,
+          plan.keyword.depth,
           filter,
         ),
       limits,
     );
-    const [kw, vec] = await Promise.all([keywordSide, vectorSide]);
+    const kw = await keywordSide;
+    if (
+      !plan.vector.run &&
+      plan.vector.fallbackOnEmpty &&
+      kw.ok &&
+      kw.value.length === 0 &&
+      this.vector.kind !== 'none'
+    ) {
+      // An identifier nobody wrote this way (a typo, another spelling): meaning is all that is left.
+      plan = {
+        ...plan,
+        reasons: [...plan.reasons, 'vector: the keyword side found nothing, so it ran after all'],
+      };
+      vectorSide = startVector();
+    }
+    const vec = await vectorSide;
     timings.keyword = kw.ms;
     if (vec?.ok) {
       timings.embed = sideTimes.embed ?? 0;
@@ -285,49 +369,71 @@ class LocalEngine implements SearchEngine {
       paths.set(h.id, h.path);
       keywordById.set(h.id, h);
     }
-    for (const h of vectorHits ?? []) paths.set(h.id, h.path);
-    let fused: (FusedHit & { path: string; boost?: number })[] = fuse({
+    for (const h of vectorHits ?? []) if (!paths.has(h.id)) paths.set(h.id, h.path);
+    const fusedHits = fuse({
       keyword: keywordHits,
       vector: vectorHits,
-      method: fusion,
-      k: rrfK,
-      vectorWeight,
-    }).map((f) => ({ ...f, path: paths.get(f.id)! }));
-    const defs = await this.definitions(query);
-    if (defs.length > 0) {
-      const boost = fusion === 'rrf' ? 2 / (rrfK + 1) : DEFINITION_BOOST_LINEAR;
-      const boosted = await this.holdingDefinitions(fused, defs, keywordById);
-      if (boosted.size > 0) {
-        for (const f of fused) {
-          if (!boosted.has(f.id)) continue;
-          f.fused += boost;
-          f.boost = boost;
-        }
-        // A definition whose own fused score is 0 ties a best-of-both-sides hit: it still wins.
-        fused.sort((a, b) => b.fused - a.fused || Number(b.boost ?? 0) - Number(a.boost ?? 0));
-      }
-    }
-    if (request.collapseFiles) fused = collapseByPath(fused);
-    fused = fused.slice(0, limit);
+      method: plan.fusion.combiner,
+      k: plan.fusion.rrfK ?? undefined,
+      vectorWeight: plan.fusion.vectorWeight ?? undefined,
+    });
     timings.fuse = performance.now() - tf;
 
+    const tb = performance.now();
+    const byId = new Map<string, FusedHit>(fusedHits.map((f) => [f.id, f]));
+    const candidates = fusedHits.map((f) => {
+      const language = keywordById.get(f.id)?.language;
+      return {
+        id: f.id,
+        path: paths.get(f.id)!,
+        fused: f.fused,
+        ...(language === undefined ? {} : { language }),
+      };
+    });
+    const definitions = await this.holdingDefinitions(
+      candidates,
+      await this.definitions(plan.definitions.identifiers),
+      keywordById,
+    );
+    // Anchors are matched in the content of the best candidates; hydrate reuses what is read.
+    const chunkCache = new Map<string, Chunk>();
+    const contents = new Map<string, string>();
+    if (plan.anchors.enabled && plan.anchors.list.length > 0 && candidates.length > 0) {
+      const ids = candidates.slice(0, plan.boostDepth).map((c) => c.id);
+      for (const c of await this.index.chunks.get(ids)) {
+        chunkCache.set(c.id, c);
+        contents.set(c.id, c.content);
+      }
+    }
+    let ranked: Ranked[] = rescore({ plan, candidates, definitions, contents }).map((r) => ({
+      ...byId.get(r.id)!,
+      ...r,
+    }));
+    if (plan.collapseFiles) ranked = collapseByPath(ranked);
+    ranked = ranked.slice(0, plan.limit);
+    timings.boosts = performance.now() - tb;
+
     const th = performance.now();
-    const results = await this.hydrate(fused, new Set(terms), request.explain === true);
+    const highlight = new Set(
+      plan.keyword.terms.filter((t) => t.source !== 'synonym').map((t) => t.term),
+    );
+    const results = await this.hydrate(ranked, highlight, request.explain === true, chunkCache);
     timings.hydrate = performance.now() - th;
     timings.total = performance.now() - t0;
     for (const k of Object.keys(timings)) timings[k] = round(timings[k]!);
     return {
       query,
       results,
-      fusion,
+      fusion: plan.fusion.combiner,
       timings,
       degraded,
       totalChunks: this.totalChunks(),
+      plan,
     };
   }
 
   private async vectorSearch(
-    query: string,
+    text: string,
     limit: number,
     filter: CompiledFilter,
     signal: AbortSignal,
@@ -335,7 +441,6 @@ class LocalEngine implements SearchEngine {
   ): Promise<VectorHit[]> {
     const te = performance.now();
     const embedder = await this.queryEmbedder();
-    const text = query.length > MAX_EMBED_CHARS ? query.slice(0, MAX_EMBED_CHARS) : query;
     const [vector] = await embedder.embed([text], { signal });
     times.embed = performance.now() - te;
     signal.throwIfAborted();
@@ -348,9 +453,9 @@ class LocalEngine implements SearchEngine {
   }
 
   /** Where the symbols the query names (exactly, case-insensitively) are defined. */
-  private async definitions(query: string): Promise<Definition[]> {
+  private async definitions(identifiers: readonly string[]): Promise<Definition[]> {
     const defs: Definition[] = [];
-    for (const id of queryIdentifiers(query)) {
+    for (const id of identifiers) {
       const needle = id.replaceAll('::', '.').toLowerCase();
       for (const s of await this.index.symbols.lookup(needle, { limit: 20 })) {
         if (s.name.toLowerCase() === needle || s.qualifiedName.toLowerCase() === needle) {
@@ -397,15 +502,17 @@ class LocalEngine implements SearchEngine {
   }
 
   private async hydrate(
-    fused: (FusedHit & { path: string; boost?: number })[],
+    ranked: readonly Ranked[],
     terms: ReadonlySet<string>,
     explain: boolean,
+    cache: ReadonlyMap<string, Chunk>,
   ): Promise<SearchResult[]> {
-    if (fused.length === 0) return [];
-    const chunks = await this.index.chunks.get(fused.map((f) => f.id));
-    const byId = new Map(chunks.map((c) => [c.id, c]));
+    if (ranked.length === 0) return [];
+    const missing = ranked.filter((r) => !cache.has(r.id)).map((r) => r.id);
+    const byId = new Map(cache);
+    if (missing.length > 0) for (const c of await this.index.chunks.get(missing)) byId.set(c.id, c);
     const results: SearchResult[] = [];
-    for (const f of fused) {
+    for (const f of ranked) {
       // A chunk removed by a concurrent re-index since the sides ran is skipped.
       const c = byId.get(f.id);
       if (!c) continue;
@@ -418,7 +525,7 @@ class LocalEngine implements SearchEngine {
         symbol: c.symbol,
         kind: c.kind,
         language: c.language,
-        score: f.fused,
+        score: f.score,
         snippet: snippet.text,
         snippetStartLine: snippet.startLine,
       };
@@ -428,9 +535,15 @@ class LocalEngine implements SearchEngine {
           keywordRank: f.keywordRank,
           vector: f.vector,
           vectorRank: f.vectorRank,
-          fused: f.fused,
+          fused: f.score,
+          base: f.fused,
+          focusMultiplier: f.focusMultiplier,
         };
-        if (f.boost !== undefined) r.explain.boost = f.boost;
+        if (f.definitionBoost > 0) r.explain.boost = f.definitionBoost;
+        if (f.anchorBoost > 0) {
+          r.explain.anchorBoost = f.anchorBoost;
+          r.explain.anchors = f.anchorsMatched;
+        }
       }
       results.push(r);
     }

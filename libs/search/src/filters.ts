@@ -11,6 +11,7 @@
  * - a plain path (`libs/search`, `README.md`, `docs/`) matches that file or
  *   everything under that directory, which is what `--path src` means.
  */
+import { detectLanguage } from '@codesift/analysis';
 import { CodesiftError } from '@codesift/core';
 import type { SearchFilter as StoreFilter } from '@codesift/stores';
 import picomatch from 'picomatch';
@@ -87,9 +88,15 @@ export function compileFilter(filter: SearchFilter | undefined): CompiledFilter 
   if (languages.length > 0) store.languages = [...new Set(languages)];
   const include = (filter?.include ?? []).map(compilePattern);
   const exclude = (filter?.exclude ?? []).map(compilePattern);
-  if (include.length === 0 && exclude.length === 0) return { store, accepts: null, lossy: false };
+  // The stores can only keep languages, so dropped ones are checked here, by file extension.
+  const dropLanguages = new Set(
+    (filter?.excludeLanguages ?? []).map((l) => l.trim()).filter((l) => l !== ''),
+  );
+  if (include.length === 0 && exclude.length === 0 && dropLanguages.size === 0) {
+    return { store, accepts: null, lossy: false };
+  }
 
-  let lossy = false;
+  let lossy = dropLanguages.size > 0;
   // A prefix is usable only if every include pattern has one (the store ORs them).
   if (include.length > 0) {
     if (include.every((p) => p.prefix !== '')) {
@@ -109,6 +116,7 @@ export function compileFilter(filter: SearchFilter | undefined): CompiledFilter 
 
   const accepts = (path: string): boolean =>
     (include.length === 0 || include.some((p) => p.test(path))) &&
-    !exclude.some((p) => p.test(path));
+    !exclude.some((p) => p.test(path)) &&
+    (dropLanguages.size === 0 || !dropLanguages.has(detectLanguage(path)));
   return { store, accepts, lossy };
 }

@@ -1,5 +1,11 @@
 export { collapseByPath } from './collapse.js';
-export { DEFAULT_LIMIT, type LocalEngineOptions, MAX_LIMIT, openLocalEngine } from './engine.js';
+export {
+  DEFAULT_LIMIT,
+  type LocalEngineOptions,
+  MAX_LIMIT,
+  openLocalEngine,
+  planSearch,
+} from './engine.js';
 export { type CompiledFilter, compileFilter } from './filters.js';
 export {
   DEFAULT_RRF_K,
@@ -11,6 +17,38 @@ export {
   type SideHit,
 } from './fusion.js';
 export { highlightTerms, queryTerms } from './highlight.js';
+export {
+  ANCHOR_BOOST_SHARE,
+  type AnchorMatch,
+  type AnchorMatcher,
+  compileAnchor,
+  MAX_ANCHORS,
+  matchAnchors,
+  planAnchors,
+} from './planning/anchors.js';
+export { DEFAULT_FOCUS_MULTIPLIER, focusMultiplier } from './planning/focus.js';
+export { adaptiveVectorWeight } from './planning/fusion-weights.js';
+export { DEFAULT_PLANNER_CONFIG, planQuery } from './planning/plan-query.js';
+export { type Candidate, type Rescored, rescore } from './planning/rescore.js';
+export type {
+  AnchorKind,
+  Focus,
+  FusionMode,
+  PlannedAnchor,
+  PlannedTerm,
+  PlannerConfig,
+  PlanOptions,
+  QueryPlan,
+} from './planning/types.js';
+export { EMBED_MAX_CHARS, vectorText } from './planning/vector-text.js';
+export {
+  CONFIG_FILES,
+  findConfigFile,
+  plannerConfigFrom,
+  readSearchConfig,
+  type SearchConfig,
+  validateSearchConfig,
+} from './search-config.js';
 export { SNIPPET_MAX_LINES, type SnippetChoice, selectSnippet } from './snippet.js';
 export type {
   FusionMethod,

@@ -1,12 +1,17 @@
+import type { SynonymMergeMode, SynonymTable } from '@codesift/analysis';
 import type { SymbolInfo } from '@codesift/core';
+import type { FusionMode, QueryPlan } from './planning/types.js';
 
 /** Restricts a search. Globs are picomatch patterns over paths relative to the indexed root. */
 export interface SearchFilter {
   languages?: string[];
   include?: string[];
   exclude?: string[];
+  /** Languages to drop (the query's `-lang:`). */
+  excludeLanguages?: string[];
 }
 
+/** How fused scores are combined. A request may also ask for 'adaptive' (see FusionMode). */
 export type FusionMethod = 'rrf' | 'linear';
 
 export interface SearchRequest {
@@ -14,9 +19,12 @@ export interface SearchRequest {
   /** Results wanted; default 10, at most 100. */
   limit?: number;
   filter?: SearchFilter;
-  /** Default: the engine's configured method ('linear'). */
-  fusion?: FusionMethod;
-  /** Weight of the vector side in linear fusion, 0..1; default 0.7. */
+  /**
+   * Default: the engine's configured method ('linear'). 'adaptive' is linear
+   * fusion with the vector weight derived from the query's specificity.
+   */
+  fusion?: FusionMode;
+  /** Weight of the vector side in linear fusion, 0..1; default 0.7. Adaptive fusion ignores it. */
   vectorWeight?: number;
   /** RRF constant; default 60. */
   rrfK?: number;
@@ -29,6 +37,18 @@ export interface SearchRequest {
   signal?: AbortSignal;
   /** Milliseconds the whole search may take; a side that misses it is dropped and reported in `degraded`. */
   deadlineMs?: number;
+  /** Whether the query asks about the implementation or its tests; default: inferred from the query. */
+  focus?: 'implementation' | 'tests' | 'all';
+  /** Code-aware synonyms and identifier variants on the keyword side; default true. */
+  expansion?: boolean;
+  /** Boost results that contain the query's identifiers, codes or quoted phrases verbatim; default true. */
+  anchors?: boolean;
+  /** Demote results out of focus (test files for implementation questions, and the reverse); default true. */
+  focusScoring?: boolean;
+  /** Synonyms merged over the engine's table (default and repository config) for this request. */
+  synonyms?: SynonymTable;
+  /** 'extend' (default) appends to a word's synonyms, 'replace' replaces them. */
+  synonymsMode?: SynonymMergeMode;
 }
 
 /** Where a result's score came from. Ranks are 1-based; null when that side did not return the chunk. */
@@ -41,6 +61,14 @@ export interface ScoreExplain {
   fused: number;
   /** Part of `fused` added because the chunk defines a symbol the query names; absent when none. */
   boost?: number;
+  /** The score from fusion alone, before boosts and focus. */
+  base?: number;
+  /** Part of `fused` added because the chunk holds the query's anchors verbatim; absent when none. */
+  anchorBoost?: number;
+  /** The anchors found in the chunk. */
+  anchors?: string[];
+  /** What the score was multiplied by for focus: 1 in focus, the plan's multiplier out of it. */
+  focusMultiplier?: number;
 }
 
 export interface SearchResult {
@@ -63,12 +91,22 @@ export interface SearchResult {
 export interface SearchResponse {
   query: string;
   results: SearchResult[];
-  fusion: FusionMethod;
-  /** Milliseconds per stage: analyze, keyword, embed, vector, fuse, hydrate, total. */
+  /**
+   * The combiner used. The local engine reports 'linear' for adaptive fusion
+   * (it is linear fusion with computed weights; plan.fusion.method says
+   * 'adaptive'); the type admits 'adaptive' so that other engines may say so.
+   */
+  fusion: FusionMode;
+  /**
+   * Milliseconds per stage that ran: parse, plan, keyword, embed, vector,
+   * fuse, boosts (definitions, anchors, focus, collapse), hydrate, total.
+   */
   timings: Record<string, number>;
   /** Backends that failed or missed the deadline (e.g. 'vector: timeout'); the answer was built without them. */
   degraded: string[];
   totalChunks: number;
+  /** Every decision taken for this query (see QueryPlan); plain JSON-serialisable data. */
+  plan?: QueryPlan;
 }
 
 export interface IndexStatusInfo {

@@ -18,9 +18,17 @@ export type {
 } from './ports.js';
 export {
   BM25_WEIGHTS,
+  COMMON_TERM_RATIO,
   defaultIndexPath,
+  HNSW_DEFAULTS,
+  type HnswOptions,
+  hnswPaths,
+  KEYWORD_POSTINGS_BUDGET,
   MAX_KEYWORD_TERMS,
   type OpenSqliteIndexOptions,
   openSqliteIndex,
   SCHEMA_VERSION,
+  type SqliteLocalIndex,
+  type TermPlan,
+  type VectorIndexState,
 } from './sqlite-index.js';

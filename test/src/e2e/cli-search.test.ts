@@ -79,9 +79,12 @@ describe('codesift search (CLI, end to end)', () => {
     assert.equal(out.fusion, 'linear');
     assert.deepEqual(out.degraded, []);
     assert.ok(out.totalChunks >= 5);
-    for (const stage of ['analyze', 'keyword', 'embed', 'vector', 'fuse', 'hydrate', 'total']) {
+    // An identifier-only query skips the vector side: no embed or vector stage.
+    for (const stage of ['parse', 'plan', 'keyword', 'fuse', 'boosts', 'hydrate', 'total']) {
       assert.equal(typeof out.timings[stage], 'number', stage);
     }
+    assert.equal(out.timings.embed, undefined);
+    assert.equal(out.plan.vector.run, false);
     const top = out.results[0];
     assert.deepEqual(
       Object.keys(top).sort(),
@@ -151,6 +154,52 @@ describe('codesift search (CLI, end to end)', () => {
     );
   });
 
+  test('--explain prints the plan and score parts; the planning flags reach the plan', async () => {
+    const r = await runCli(['search', 'how is addEdge tested', '--explain', '-n', '2'], {
+      cwd: root,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^plan:$/m);
+    assert.match(r.stdout, /- focus: tests \(inferred: /);
+    assert.match(r.stdout, /- anchors: addEdge \(identifier, case-sensitive\)/);
+    assert.match(r.stdout, /keyword terms: addedge .*add_edge\^0\.5/);
+    assert.match(r.stdout, /^src\/graph\.test\.ts:/m);
+    assert.match(
+      r.stdout,
+      /keyword [\d.e-]+ \(#\d+\) · vector [\d.e-]+ \(#\d+\) · fused [\d.]+ · .*anchor \+0\.5000 \(addEdge\)/,
+    );
+    assert.match(r.stdout, /definition \+1\.0000 .*focus x0\.5 · score/);
+    assert.match(r.stdout, /2 results in [\d.]+ ms · linear fusion/);
+
+    const flags = await runCli(
+      [
+        'search',
+        'how is addEdge tested',
+        '--json',
+        '--explain',
+        '--fusion',
+        'adaptive',
+        '--focus',
+        'implementation',
+        '--no-expansion',
+        '--no-anchor',
+        '--no-focus',
+      ],
+      { cwd: root },
+    );
+    assert.equal(flags.code, 0, flags.stderr);
+    const plan = JSON.parse(flags.stdout).plan;
+    assert.equal(plan.fusion.method, 'adaptive');
+    assert.equal(plan.focus.focus, 'implementation');
+    assert.equal(plan.focus.source, 'request');
+    assert.equal(plan.focus.scoring, false);
+    assert.equal(plan.keyword.expansion, false);
+    assert.equal(plan.anchors.enabled, false);
+    const bad = await runCli(['search', 'x', '--focus', 'docs'], { cwd: root });
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--focus must be implementation, tests or all/);
+  });
+
   test('reads the query from stdin with -', async () => {
     const r = await searchWithStdin(['-', '--json'], 'parse an order amount\n', root);
     assert.equal(r.code, 0, r.stderr);
@@ -206,6 +255,12 @@ describe('codesift search (CLI, end to end)', () => {
     );
     assert.equal(byFlag.code, 0, byFlag.stderr);
     assert.equal(JSON.parse(byFlag.stdout).results[0].symbol, 'retryWithBackoff');
+    // The README's quick start passes the repository root itself.
+    const byRoot = await runCli(['search', 'retryWithBackoff', '--json', '--index', root], {
+      cwd: elsewhere,
+    });
+    assert.equal(byRoot.code, 0, byRoot.stderr);
+    assert.equal(JSON.parse(byRoot.stdout).results[0].symbol, 'retryWithBackoff');
   });
 
   test('a missing index fails with exit 1 and a hint', async () => {

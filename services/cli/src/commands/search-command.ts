@@ -1,10 +1,22 @@
 import { parseArgs } from 'node:util';
 import { CodesiftError } from '@codesift/core';
-import type { FusionMethod, SearchEngine, SearchRequest, SearchResponse } from '@codesift/search';
+import type {
+  FusionMode,
+  QueryPlan,
+  SearchEngine,
+  SearchRequest,
+  SearchResponse,
+  SearchResult,
+} from '@codesift/search';
 import { openEngineFromArgs } from '../engine-from-args.js';
 import { type CliIO, EXIT, UsageError } from '../io.js';
 import { styleFor } from '../ui/format.js';
-import { renderNoResults, renderResults, renderSummary } from '../ui/search-view.js';
+import {
+  renderNoResults,
+  renderResults,
+  renderSummary,
+  type SearchViewOptions,
+} from '../ui/search-view.js';
 
 export const help = `Usage: codesift search [options] <query...>
        codesift search [options] -          read the query from stdin
@@ -22,10 +34,21 @@ Options:
   --lang <lang>           only this language, e.g. typescript (repeatable)
   --path <glob>           only paths matching, e.g. 'src/**' or src (repeatable)
   --exclude <glob>        drop paths matching, e.g. '**/*.test.ts' (repeatable)
-  --fusion <method>       rrf or linear (default linear: 0.7 vector, 0.3 keyword)
+  --fusion <method>       rrf, linear or adaptive (default linear: 0.7 vector,
+                          0.3 keyword; adaptive leans on keywords the more
+                          the query names code exactly)
+  --focus <focus>         implementation, tests or all (default: inferred from
+                          the query); results out of focus score x0.5
+  --no-expansion          search only the query's own words (no synonyms or
+                          identifier variants on the keyword side)
+  --no-anchor             no boost for results holding the query's exact
+                          identifiers, codes or quoted phrases
+  --no-focus              no focus scoring (tests and code rank alike)
   --files                 one result per file (its best chunk)
   --keyword-only          skip the embedding model and the vector side
-  --explain               show each result's keyword and vector score and rank
+  --explain               print the query plan (each decision and why) and
+                          each result's score parts: keyword, vector, fused,
+                          definition boost, anchor boost, focus multiplier
   --deadline <ms>         drop a side that has not answered after this long
   --json                  print one JSON object: query, results (paths relative
                           to the indexed root), timings, degraded, ...
@@ -34,6 +57,13 @@ Options:
 Globs are matched against paths relative to the indexed root; a plain path
 (src/search) means that file or directory, a glob without a slash (*.go)
 matches file names at any depth.
+
+Per-repository settings: <root>/.codesift/config.json or <root>/.codesift.json,
+  { "search": { "synonyms": { "search": ["grep"] }, "synonymsMode": "extend",
+                "fusion": "adaptive", "vectorWeight": 0.7, "focusMultiplier": 0.5,
+                "expansion": true, "anchors": true, "focusScoring": true } }
+synonymsMode "replace" replaces a word's default synonyms; an empty list
+removes them. The command-line options above override the file.
 
 Exit status: 0 on success (also when nothing matched), 1 when the search
 failed (no index, corrupt index), 2 for a wrong command line.
@@ -54,6 +84,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       path: { type: 'string', multiple: true },
       exclude: { type: 'string', multiple: true },
       fusion: { type: 'string' },
+      focus: { type: 'string' },
+      'no-expansion': { type: 'boolean', default: false },
+      'no-anchor': { type: 'boolean', default: false },
+      'no-focus': { type: 'boolean', default: false },
       files: { type: 'boolean', default: false },
       'keyword-only': { type: 'boolean', default: false },
       explain: { type: 'boolean', default: false },
@@ -71,8 +105,12 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     throw new UsageError(`--limit must be an integer from 1 to 100, got ${values.limit}`);
   }
   const fusion = values.fusion;
-  if (fusion !== undefined && fusion !== 'rrf' && fusion !== 'linear') {
-    throw new UsageError(`--fusion must be rrf or linear, got ${fusion}`);
+  if (fusion !== undefined && fusion !== 'rrf' && fusion !== 'linear' && fusion !== 'adaptive') {
+    throw new UsageError(`--fusion must be rrf, linear or adaptive, got ${fusion}`);
+  }
+  const focus = values.focus;
+  if (focus !== undefined && focus !== 'implementation' && focus !== 'tests' && focus !== 'all') {
+    throw new UsageError(`--focus must be implementation, tests or all, got ${focus}`);
   }
   let deadlineMs: number | undefined;
   if (values.deadline !== undefined) {
@@ -93,7 +131,11 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     explain: values.explain,
     keywordOnly: values['keyword-only'],
   };
-  if (fusion) request.fusion = fusion as FusionMethod;
+  if (fusion) request.fusion = fusion as FusionMode;
+  if (focus) request.focus = focus;
+  if (values['no-expansion']) request.expansion = false;
+  if (values['no-anchor']) request.anchors = false;
+  if (values['no-focus']) request.focusScoring = false;
   if (deadlineMs !== undefined) request.deadlineMs = deadlineMs;
   const filter = {
     languages: values.lang ?? [],
@@ -125,20 +167,16 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   for (const d of response.degraded) {
     io.stderr.write(`${err.yellow('warning:')} ${d} (results are from the other side only)\n`);
   }
+  if (values.explain && response.plan) io.stdout.write(`${out.dim(renderPlan(response.plan))}\n`);
   if (response.results.length === 0) {
     io.stdout.write(renderNoResults(query));
     return EXIT.ok;
   }
-  io.stdout.write(
-    renderResults(response, {
-      style: out,
-      colour: out.bold('x') !== 'x',
-      root,
-      cwd: io.cwd,
-      explain: values.explain,
-    }),
-  );
-  io.stdout.write(`\n${renderSummary(response, out)}`);
+  const view = { style: out, colour: out.bold('x') !== 'x', root, cwd: io.cwd, explain: false };
+  io.stdout.write(values.explain ? renderExplained(response, view) : renderResults(response, view));
+  // The summary names the method asked for ('adaptive'), not only the combiner behind it.
+  const fusionShown = response.plan?.fusion.method ?? response.fusion;
+  io.stdout.write(`\n${renderSummary({ ...response, fusion: fusionShown }, out)}`);
   return EXIT.ok;
 }
 
@@ -183,6 +221,68 @@ async function rootOf(engine: SearchEngine): Promise<string | null> {
   }
 }
 
+/** The plan for --explain: what was searched and every decision, one per line. */
+export function renderPlan(plan: QueryPlan): string {
+  const lines = ['plan:'];
+  for (const r of plan.reasons) lines.push(`  - ${oneLine(r, 160)}`);
+  const terms = plan.keyword.terms;
+  const shown = terms
+    .slice(0, 24)
+    .map((t) => (t.weight === 1 ? t.term : `${t.term}^${round(t.weight)}`));
+  lines.push(
+    `  keyword terms: ${shown.join(' ')}${terms.length > shown.length ? ` … (+${terms.length - shown.length})` : ''}`,
+  );
+  if (plan.vector.run || plan.vector.fallbackOnEmpty) {
+    lines.push(`  vector text: ${JSON.stringify(oneLine(plan.vector.text, 120))}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Each result's score parts, in the order they combine: (fused + boosts) x focus. */
+export function formatScoreParts(r: SearchResult): string {
+  const e = r.explain;
+  if (!e) return '';
+  const side = (name: string, score: number | null, rank: number | null) =>
+    score === null ? `${name} —` : `${name} ${sig(score)} (#${rank})`;
+  const parts = [side('keyword', e.keyword, e.keywordRank), side('vector', e.vector, e.vectorRank)];
+  if (e.base !== undefined) parts.push(`fused ${e.base.toFixed(4)}`);
+  if (e.boost !== undefined) parts.push(`definition +${e.boost.toFixed(4)}`);
+  if (e.anchorBoost !== undefined) {
+    parts.push(`anchor +${e.anchorBoost.toFixed(4)} (${(e.anchors ?? []).join(', ')})`);
+  }
+  if (e.focusMultiplier !== undefined && e.focusMultiplier !== 1) {
+    parts.push(`focus x${e.focusMultiplier}`);
+  }
+  parts.push(`score ${e.fused.toFixed(4)}`);
+  return parts.join(' · ');
+}
+
+/** The shared result view, with the score parts under each result's header line. */
+function renderExplained(res: SearchResponse, view: SearchViewOptions): string {
+  const blocks = res.results.map((r) => {
+    const block = renderResults({ ...res, results: [r] }, view).replace(/\n$/, '');
+    const nl = block.indexOf('\n');
+    const head = nl < 0 ? block : block.slice(0, nl);
+    const rest = nl < 0 ? '' : block.slice(nl);
+    return `${head}\n  ${view.style.dim(formatScoreParts(r))}${rest}`;
+  });
+  return `${blocks.join('\n\n')}\n`;
+}
+
+/** Three significant digits: BM25 scores of a small index are tiny, fixed decimals would print 0. */
+function sig(n: number): string {
+  return String(Number(n.toPrecision(3)));
+}
+
+function oneLine(s: string, max: number): string {
+  const flat = s.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+function round(n: number): string {
+  return String(Math.round(n * 100) / 100);
+}
+
 /** The --json shape: stable keys for scripts; paths stay relative to the indexed root. */
 function toJson(res: SearchResponse, explain: boolean): unknown {
   return {
@@ -204,5 +304,6 @@ function toJson(res: SearchResponse, explain: boolean): unknown {
     })),
     timings: res.timings,
     degraded: res.degraded,
+    ...(explain && res.plan ? { plan: res.plan } : {}),
   };
 }

@@ -1,0 +1,241 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { DEFAULT_SYNONYMS, parseQuery } from '@codesift/analysis';
+import { DEFAULT_PLANNER_CONFIG, planQuery } from './plan-query.js';
+import type { PlannerConfig, PlanOptions, QueryPlan } from './types.js';
+import { EMBED_MAX_CHARS } from './vector-text.js';
+
+const CONFIG: PlannerConfig = { ...DEFAULT_PLANNER_CONFIG, synonyms: DEFAULT_SYNONYMS };
+
+function plan(query: string, options: PlanOptions = {}, config = CONFIG): QueryPlan {
+  return planQuery(parseQuery(query), options, config);
+}
+
+function report(): string {
+  const trace =
+    'TypeError: Cannot read properties of undefined (reading "push")\n' +
+    '    at Graph.addEdge (/app/src/graph/graph.ts:14:17)\n' +
+    '    at loadEdges (/app/src/graph/load.ts:33:9)\n' +
+    '    at Object.<anonymous> (/app/node_modules/runner/index.js:5:1)\n';
+  const prose = 'After the upgrade the importer crashes on every second file. ';
+  return `Importer crash on large graphs\n\n${prose.repeat(40)}\n${trace.repeat(60)}${prose.repeat(120)}`.slice(
+    0,
+    20 * 1024,
+  );
+}
+
+describe('planQuery', () => {
+  it('skips the vector side for an identifier-only query, and says so', () => {
+    const p = plan('D40');
+    assert.equal(p.vector.run, false);
+    assert.equal(p.vector.fallbackOnEmpty, true);
+    assert.equal(p.input.identifierOnly, true);
+    assert.match(p.reasons.join('\n'), /vector: skipped, the query is identifiers only/);
+    assert.deepEqual(p.anchors.list, [
+      { text: 'D40', kind: 'code', caseSensitive: true, weight: 1 },
+    ]);
+  });
+
+  it('runs the vector side on the user words for "Tell me about D40"', () => {
+    const p = plan('Tell me about D40');
+    assert.equal(p.vector.run, true);
+    assert.equal(p.vector.text, 'Tell me about D40');
+    assert.equal(p.vector.condensed, false);
+    assert.deepEqual(
+      p.anchors.list.map((a) => a.text),
+      ['D40'],
+    );
+    // Filler words are not searched; D40 and its part are.
+    assert.deepEqual(
+      p.keyword.terms.map((t) => [t.term, t.weight]),
+      [
+        ['d40', 1],
+        ['40', 0.5],
+      ],
+    );
+  });
+
+  it('keeps "30 CFR 75.1725" one code anchor, searched by its parts', () => {
+    const p = plan('30 CFR 75.1725');
+    assert.deepEqual(
+      p.anchors.list.map((a) => [a.text, a.kind, a.caseSensitive]),
+      [['30 CFR 75.1725', 'code', true]],
+    );
+    assert.deepEqual(
+      p.keyword.terms.filter((t) => t.weight === 1).map((t) => t.term),
+      ['30', 'cfr', '75.1725'],
+    );
+    assert.equal(p.vector.run, false);
+  });
+
+  it('weighs expansion terms below the user words, and only on the keyword side', () => {
+    const p = plan('Search function');
+    const byTerm = new Map(p.keyword.terms.map((t) => [t.term, t]));
+    assert.equal(byTerm.get('search')!.weight, 1);
+    assert.equal(byTerm.get('function')!.weight, 1);
+    assert.equal(byTerm.get('engine')!.source, 'synonym');
+    assert.equal(byTerm.get('func')!.source, 'synonym');
+    for (const t of p.keyword.terms) {
+      if (t.source !== 'original') assert.ok(t.weight < 1, `${t.term} ${t.weight}`);
+    }
+    assert.equal(p.vector.text, 'Search function');
+    assert.equal(p.keyword.expansion, true);
+  });
+
+  it('without expansion sends the analyzer terms at weight 1', () => {
+    const p = plan('Search function OllamaEmbedder', { expansion: false });
+    assert.equal(p.keyword.expansion, false);
+    assert.deepEqual(
+      p.keyword.terms.map((t) => [t.term, t.weight]),
+      [
+        ['search', 1],
+        ['function', 1],
+        ['ollamaembedder', 1],
+        ['ollama', 1],
+        ['embedder', 1],
+      ],
+    );
+    assert.match(p.reasons.join('\n'), /expansion off/);
+  });
+
+  it('a request table extends the synonyms (config decides the table)', () => {
+    const p = plan('Search', {}, { ...CONFIG, synonyms: { search: ['grep'] } });
+    assert.deepEqual(
+      p.keyword.terms.map((t) => t.term),
+      ['search', 'grep'],
+    );
+  });
+
+  it('fusion: linear 0.7 by default, RRF with its scale, adaptive from specificity', () => {
+    const linear = plan('how are edges added');
+    assert.deepEqual(linear.fusion, {
+      method: 'linear',
+      combiner: 'linear',
+      vectorWeight: 0.7,
+      rrfK: null,
+      scale: 1,
+    });
+    assert.equal(plan('how are edges added', { vectorWeight: 0.4 }).fusion.vectorWeight, 0.4);
+    const rrf = plan('how are edges added', { fusion: 'rrf' });
+    assert.deepEqual(rrf.fusion, {
+      method: 'rrf',
+      combiner: 'rrf',
+      vectorWeight: null,
+      rrfK: 60,
+      scale: 2 / 61,
+    });
+    // Boosts are in the fusion's scale.
+    assert.equal(rrf.definitions.boost, 2 / 61);
+    assert.equal(plan('Tell me about D40', { fusion: 'rrf' }).anchors.maxBoost, 1 / 61);
+    // Specificity 0 -> 0.8; "Tell me about D40" (4/7) -> 0.8 - 0.6 * 4/7 = 0.4571; a bare identifier -> 0.2.
+    assert.equal(plan('how are edges added', { fusion: 'adaptive' }).fusion.vectorWeight, 0.8);
+    const mixed = plan('Tell me about D40', { fusion: 'adaptive' }).fusion;
+    assert.equal(mixed.vectorWeight, 0.4571);
+    assert.equal(mixed.combiner, 'linear');
+    assert.equal(plan('D40', { fusion: 'adaptive' }).fusion.vectorWeight, 0.2);
+    assert.equal(plan('x', {}, { ...CONFIG, fusion: 'adaptive' }).fusion.method, 'adaptive');
+  });
+
+  it('anchors: +0.5 for linear fusion, none when switched off', () => {
+    assert.equal(plan('Tell me about D40').anchors.maxBoost, 0.5);
+    const off = plan('Tell me about D40', { anchors: false });
+    assert.equal(off.anchors.enabled, false);
+    assert.deepEqual(off.anchors.list, []);
+    assert.deepEqual(
+      plan('"pump station" near addEdge').anchors.list.map((a) => [
+        a.text,
+        a.kind,
+        a.caseSensitive,
+      ]),
+      [
+        ['pump station', 'phrase', false],
+        ['addEdge', 'identifier', true],
+      ],
+    );
+  });
+
+  it('focus: inferred, overridden by the request, and switchable', () => {
+    const tests = plan('how is the scanner tested');
+    assert.equal(tests.focus.focus, 'tests');
+    assert.equal(tests.focus.source, 'inferred');
+    assert.equal(tests.focus.scoring, true);
+    assert.equal(tests.focus.outOfFocusMultiplier, 0.5);
+    const code = plan('how does the scanner skip binary files');
+    assert.equal(code.focus.focus, 'implementation');
+    const forced = plan('how is the scanner tested', { focus: 'implementation' });
+    assert.equal(forced.focus.focus, 'implementation');
+    assert.equal(forced.focus.source, 'request');
+    assert.equal(plan('how is the scanner tested', { focus: 'all' }).focus.scoring, false);
+    assert.equal(plan('how is the scanner tested', { focusScoring: false }).focus.scoring, false);
+    assert.equal(
+      plan('scanner', {}, { ...CONFIG, focusMultiplier: 0.25 }).focus.outOfFocusMultiplier,
+      0.25,
+    );
+  });
+
+  it('merges the query filters into the request filter', () => {
+    const p = plan('retry backoff lang:go -path:vendor', {
+      filter: { languages: ['python'], exclude: ['**/*.test.ts'] },
+    });
+    assert.deepEqual(p.filter, {
+      languages: ['python', 'go'],
+      exclude: ['**/*.test.ts', 'vendor'],
+    });
+    assert.equal(p.vector.text, 'retry backoff');
+    assert.deepEqual(plan('x -lang:go').filter, { excludeLanguages: ['go'] });
+  });
+
+  it('candidate depths follow the limit and collapsing', () => {
+    assert.equal(plan('graph').keyword.depth, 50);
+    assert.equal(plan('graph', { limit: 20 }).keyword.depth, 100);
+    const files = plan('graph', { limit: 20, collapseFiles: true });
+    assert.equal(files.vector.depth, 300);
+    assert.equal(files.boostDepth, 300);
+    assert.equal(plan('graph', { limit: 100, collapseFiles: true }).boostDepth, 500);
+  });
+
+  it('skips the vector side when asked or when there is none', () => {
+    assert.equal(plan('how are edges added', { keywordOnly: true }).vector.run, false);
+    const none = plan('how are edges added', { vectorAvailable: false });
+    assert.equal(none.vector.run, false);
+    assert.equal(none.vector.fallbackOnEmpty, false);
+  });
+
+  it('embeds a bounded digest of a 20 KB report', () => {
+    const text = report();
+    const p = plan(text);
+    assert.equal(p.vector.run, true);
+    assert.equal(p.vector.condensed, true);
+    assert.ok(p.vector.text.length <= EMBED_MAX_CHARS, String(p.vector.text.length));
+    assert.ok(p.vector.text.startsWith('Importer crash on large graphs'));
+    assert.match(p.vector.text, /TypeError: Cannot read properties of undefined/);
+    assert.match(p.vector.text, /Graph\.addEdge/);
+    assert.doesNotMatch(p.vector.text, /anonymous/, 'external frames are left out');
+  });
+
+  it('is pure: the same input gives the same plan, and the parse is not changed', () => {
+    for (const q of ['D40', 'Tell me about D40', 'how is the scanner tested lang:go', report()]) {
+      const parsed = parseQuery(q);
+      const before = JSON.stringify(parsed);
+      const a = planQuery(parsed, { fusion: 'adaptive' }, CONFIG);
+      const b = planQuery(parsed, { fusion: 'adaptive' }, CONFIG);
+      assert.deepEqual(a, b);
+      assert.equal(JSON.stringify(parsed), before);
+    }
+  });
+
+  it('round-trips through JSON unchanged', () => {
+    for (const q of [
+      'D40',
+      'Tell me about D40',
+      '30 CFR 75.1725',
+      '"exact words" addEdge path:src/** -lang:go',
+      report(),
+    ]) {
+      for (const fusion of ['rrf', 'linear', 'adaptive'] as const) {
+        const p = plan(q, { fusion });
+        assert.deepEqual(JSON.parse(JSON.stringify(p)), p, `${fusion}: ${q.slice(0, 30)}`);
+      }
+    }
+  });
+});

@@ -1,0 +1,149 @@
+/**
+ * Per-repository search settings, read once when the engine opens, from
+ * the first of these files that exists under the indexed root:
+ *
+ *   <root>/.codesift/config.json
+ *   <root>/.codesift.json
+ *
+ * Shape (every key optional; other top-level keys are left to other tools):
+ *
+ *   {
+ *     "search": {
+ *       "synonyms": { "search": ["lookup", "grep"], "index": [] },
+ *       "synonymsMode": "extend",      // or "replace": the table above replaces a key's defaults
+ *       "fusion": "linear",            // "rrf" | "linear" | "adaptive"
+ *       "vectorWeight": 0.7,           // linear fusion, 0..1
+ *       "focusMultiplier": 0.5,        // score multiplier out of focus, 0..1
+ *       "expansion": true,             // feature defaults; a request can still override each
+ *       "anchors": true,
+ *       "focusScoring": true
+ *     }
+ *   }
+ *
+ * Synonym keys and values are single words, normalised by the analyzer; an
+ * empty list removes a default expansion that hurts the repository. A file
+ * that is not valid JSON or has a wrong value is an error naming the file:
+ * silently ignoring it would leave a user wondering why a setting does
+ * nothing.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import {
+  DEFAULT_SYNONYMS,
+  mergeSynonymTables,
+  type SynonymMergeMode,
+  type SynonymTable,
+} from '@codesift/analysis';
+import { CodesiftError, errorMessage } from '@codesift/core';
+import { DEFAULT_PLANNER_CONFIG } from './planning/plan-query.js';
+import type { FusionMode, PlannerConfig } from './planning/types.js';
+
+export interface SearchConfig {
+  synonyms?: SynonymTable;
+  synonymsMode?: SynonymMergeMode;
+  fusion?: FusionMode;
+  vectorWeight?: number;
+  focusMultiplier?: number;
+  expansion?: boolean;
+  anchors?: boolean;
+  focusScoring?: boolean;
+}
+
+export const CONFIG_FILES: readonly string[] = [
+  path.join('.codesift', 'config.json'),
+  '.codesift.json',
+];
+
+/** The config file that applies to `root`, or null when there is none. */
+export function findConfigFile(root: string): string | null {
+  for (const rel of CONFIG_FILES) {
+    const file = path.join(root, rel);
+    if (existsSync(file)) return file;
+  }
+  return null;
+}
+
+/** Reads and validates the `search` section of a config file. */
+export function readSearchConfig(file: string): SearchConfig {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new CodesiftError('INVALID_ARGUMENT', `cannot read ${file}: ${errorMessage(err)}`, {
+      hint: 'fix the JSON or remove the file',
+    });
+  }
+  if (!isObject(json)) throw bad(file, 'the file must hold a JSON object');
+  const section = json.search;
+  if (section === undefined) return {};
+  return validateSearchConfig(section, file);
+}
+
+export function validateSearchConfig(section: unknown, where: string): SearchConfig {
+  if (!isObject(section)) throw bad(where, '"search" must be an object');
+  const out: SearchConfig = {};
+  const s = section;
+  if (s.synonyms !== undefined) {
+    if (!isObject(s.synonyms)) throw bad(where, '"search.synonyms" must map words to lists');
+    for (const [k, v] of Object.entries(s.synonyms)) {
+      if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) {
+        throw bad(where, `"search.synonyms.${k}" must be a list of strings`);
+      }
+    }
+    out.synonyms = s.synonyms as SynonymTable;
+  }
+  if (s.synonymsMode !== undefined) {
+    if (s.synonymsMode !== 'extend' && s.synonymsMode !== 'replace') {
+      throw bad(where, '"search.synonymsMode" must be "extend" or "replace"');
+    }
+    out.synonymsMode = s.synonymsMode;
+  }
+  if (s.fusion !== undefined) {
+    if (s.fusion !== 'rrf' && s.fusion !== 'linear' && s.fusion !== 'adaptive') {
+      throw bad(where, '"search.fusion" must be "rrf", "linear" or "adaptive"');
+    }
+    out.fusion = s.fusion;
+  }
+  for (const key of ['vectorWeight', 'focusMultiplier'] as const) {
+    const v = s[key];
+    if (v === undefined) continue;
+    if (typeof v !== 'number' || !(v >= 0 && v <= 1)) {
+      throw bad(where, `"search.${key}" must be a number from 0 to 1`);
+    }
+    out[key] = v;
+  }
+  for (const key of ['expansion', 'anchors', 'focusScoring'] as const) {
+    const v = s[key];
+    if (v === undefined) continue;
+    if (typeof v !== 'boolean') throw bad(where, `"search.${key}" must be true or false`);
+    out[key] = v;
+  }
+  return out;
+}
+
+/** Defaults, then `config` over them; the synonym table is merged over DEFAULT_SYNONYMS. */
+export function plannerConfigFrom(config: SearchConfig = {}): PlannerConfig {
+  return {
+    ...DEFAULT_PLANNER_CONFIG,
+    synonyms:
+      config.synonyms === undefined
+        ? DEFAULT_SYNONYMS
+        : mergeSynonymTables(DEFAULT_SYNONYMS, config.synonyms, config.synonymsMode ?? 'extend'),
+    ...(config.fusion === undefined ? {} : { fusion: config.fusion }),
+    ...(config.vectorWeight === undefined ? {} : { vectorWeight: config.vectorWeight }),
+    ...(config.focusMultiplier === undefined ? {} : { focusMultiplier: config.focusMultiplier }),
+    ...(config.expansion === undefined ? {} : { expansion: config.expansion }),
+    ...(config.anchors === undefined ? {} : { anchors: config.anchors }),
+    ...(config.focusScoring === undefined ? {} : { focusScoring: config.focusScoring }),
+  };
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function bad(where: string, message: string): CodesiftError {
+  return new CodesiftError('INVALID_ARGUMENT', `${where}: ${message}`, {
+    hint: 'the "search" section is described in `codesift search --help`',
+  });
+}

@@ -1,0 +1,261 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+import type { VectorQuery, VectorRecord } from '../ports.js';
+import { openSqliteIndex, type SqliteLocalIndex } from '../sqlite-index.js';
+import { hnswPaths } from './hnsw-cache.js';
+
+const tmpRoot = mkdtempSync(path.join(tmpdir(), 'codesift-hnsw-'));
+after(() => rmSync(tmpRoot, { recursive: true, force: true }));
+let n = 0;
+function tmpFile(): string {
+  n++;
+  return path.join(tmpRoot, `t${n}`, 'index.db');
+}
+
+const DIMS = 16;
+/** Small threshold so tests build graphs from a few hundred vectors. */
+const HNSW = { minVectors: 200 };
+
+/** Deterministic PRNG (mulberry32), so the data and the assertions are stable. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Points around `clusters` random centres, like embeddings of related code. */
+function clustered(count: number, dims: number, seed: number, clusters = 20): Float32Array[] {
+  const r = rng(seed);
+  const centres = Array.from({ length: clusters }, () =>
+    Float32Array.from({ length: dims }, () => r() * 2 - 1),
+  );
+  return Array.from({ length: count }, (_, i) => {
+    const c = centres[i % clusters]!;
+    return Float32Array.from({ length: dims }, (_, d) => c[d]! + (r() * 2 - 1) * 0.35);
+  });
+}
+
+function records(vectors: Float32Array[], prefix = 'v'): VectorRecord[] {
+  return vectors.map((vector, i) => ({
+    id: `${prefix}${i}`,
+    path: `${i % 2 === 0 ? 'src' : 'lib'}/${prefix}${Math.floor(i / 4)}.ts`,
+    language: i % 3 === 0 ? 'python' : 'typescript',
+    vector,
+  }));
+}
+
+function writer(file: string, hnsw: object | false = HNSW): SqliteLocalIndex {
+  const ix = openSqliteIndex(file, { hnsw: hnsw as never });
+  ix.setEmbedder('test', DIMS);
+  return ix;
+}
+
+async function ids(ix: SqliteLocalIndex, q: VectorQuery): Promise<string[]> {
+  return (await ix.vectors.search(q)).map((h) => h.id);
+}
+
+describe('HNSW vector cache', () => {
+  test('below the threshold no graph is built; above it close() leaves a fresh one', async () => {
+    const file = tmpFile();
+    const w = writer(file);
+    await w.vectors.upsert(records(clustered(150, DIMS, 1)));
+    assert.equal(w.vectorIndexState().reason, 'below-threshold');
+    w.close();
+    assert.equal(existsSync(hnswPaths(file).graph), false);
+
+    const w2 = writer(file);
+    await w2.vectors.upsert(records(clustered(150, DIMS, 2), 'more'));
+    w2.close();
+    assert.ok(existsSync(hnswPaths(file).graph));
+    assert.ok(existsSync(hnswPaths(file).sidecar));
+    const r = openSqliteIndex(file, { readonly: true, hnsw: HNSW });
+    try {
+      const s = r.vectorIndexState();
+      assert.equal(s.mode, 'hnsw');
+      assert.equal(s.reason, 'fresh');
+      assert.equal(s.vectors, 300);
+      assert.equal(s.graphGeneration, s.generation);
+    } finally {
+      r.close();
+    }
+    // Dropping below the threshold again deletes the graph at close.
+    const w3 = writer(file);
+    await w3.vectors.deleteByPaths(
+      Array.from({ length: 40 }, (_, i) => [`src/more${i}.ts`, `lib/more${i}.ts`]).flat(),
+    );
+    w3.close();
+    assert.equal(existsSync(hnswPaths(file).graph), false);
+  });
+
+  test('a stale graph falls back to exact search: no deleted rows, no missed new ones', async () => {
+    const file = tmpFile();
+    const data = clustered(400, DIMS, 3);
+    const w = writer(file);
+    await w.vectors.upsert(records(data));
+    w.close();
+
+    const reader = openSqliteIndex(file, { readonly: true, hnsw: HNSW });
+    const exact = openSqliteIndex(file, { readonly: true, hnsw: false });
+    try {
+      assert.equal(reader.vectorIndexState().mode, 'hnsw');
+      const q = { vector: data[5]!, limit: 10 };
+      assert.ok((await ids(reader, q)).includes('v5'));
+
+      // A writer that does not maintain the graph (like one that crashed before saving).
+      const blind = writer(file, false);
+      await blind.vectors.deleteByPaths(['lib/v1.ts', 'src/v1.ts']); // v4..v7
+      await blind.vectors.upsert([
+        { id: 'fresh', path: 'new.ts', language: 'go', vector: data[5]! },
+      ]);
+      blind.close();
+
+      const state = reader.vectorIndexState();
+      assert.equal(state.mode, 'exact');
+      assert.equal(state.reason, 'stale');
+      const got = await ids(reader, q);
+      assert.ok(!got.includes('v5'), 'a deleted row never comes back');
+      assert.equal(got[0], 'fresh', 'a new row is found at once');
+      assert.deepEqual(got, await ids(exact, q));
+
+      // The next index run rebuilds the graph; the open reader picks it up.
+      writer(file).close();
+      assert.equal(reader.vectorIndexState().reason, 'fresh');
+      assert.deepEqual(await ids(reader, q), await ids(exact, q));
+    } finally {
+      reader.close();
+      exact.close();
+    }
+  });
+
+  test('the writer patches the graph: replaced and deleted rows disappear, new ones appear', async () => {
+    const file = tmpFile();
+    const data = clustered(400, DIMS, 4);
+    writer(file).close();
+    const w = writer(file);
+    await w.vectors.upsert(records(data));
+    w.flushVectorIndex();
+    const genAfterBuild = w.vectorIndexState().generation;
+    // Replace v10 with a vector far from where it was, and delete v20's file.
+    const moved = data[300]!;
+    await w.vectors.upsert([
+      { id: 'v10', path: 'src/v2.ts', language: 'typescript', vector: moved },
+    ]);
+    await w.vectors.deleteByPaths(['src/v5.ts']); // v20, v22
+    const state = w.vectorIndexState();
+    assert.equal(state.mode, 'hnsw', 'the in-memory graph follows the writer');
+    assert.ok(state.generation > genAfterBuild);
+    const near10 = await ids(w, { vector: data[10]!, limit: 10 });
+    assert.ok(!near10.includes('v10'));
+    const nearMoved = await ids(w, { vector: moved, limit: 2 });
+    assert.deepEqual(nearMoved.sort(), ['v10', 'v300']);
+    assert.ok(!(await ids(w, { vector: data[20]!, limit: 10 })).includes('v20'));
+    w.close();
+
+    const r = openSqliteIndex(file, { readonly: true, hnsw: HNSW });
+    const exact = openSqliteIndex(file, { readonly: true, hnsw: false });
+    try {
+      assert.equal(r.vectorIndexState().reason, 'fresh');
+      for (const i of [10, 7, 151, 33]) {
+        const q = { vector: data[i]!, limit: 5 };
+        assert.deepEqual(await ids(r, q), await ids(exact, q));
+      }
+      // v10 now sits exactly on v300 (a tie), so compare membership, not order.
+      assert.ok((await ids(r, { vector: moved, limit: 3 })).includes('v10'));
+    } finally {
+      r.close();
+      exact.close();
+    }
+  });
+
+  test('a rebuilt index never meets the old graph', async () => {
+    const file = tmpFile();
+    const w = writer(file);
+    await w.vectors.upsert(records(clustered(300, DIMS, 5)));
+    w.close();
+    // `index --rebuild` deletes the database but not the derived files next to it.
+    for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
+    const w2 = writer(file, false);
+    await w2.vectors.upsert(records(clustered(300, DIMS, 6)));
+    w2.close();
+    const r = openSqliteIndex(file, { readonly: true, hnsw: HNSW });
+    try {
+      assert.equal(r.vectorIndexState().mode, 'exact');
+    } finally {
+      r.close();
+    }
+  });
+
+  test('filtered search through the graph matches exact search', async () => {
+    const file = tmpFile();
+    const data = clustered(800, DIMS, 7);
+    const w = writer(file);
+    await w.vectors.upsert(records(data));
+    w.close();
+    const r = openSqliteIndex(file, { readonly: true, hnsw: HNSW });
+    const exact = openSqliteIndex(file, { readonly: true, hnsw: false });
+    try {
+      assert.equal(r.vectorIndexState().mode, 'hnsw');
+      const filters = [
+        { pathPrefixes: ['src/'] },
+        { excludePathPrefixes: ['lib/'] },
+        { languages: ['typescript'] },
+        { languages: ['python'], pathPrefixes: ['lib/'] },
+        { pathPrefixes: ['src/v1'] }, // selective: exact path
+      ];
+      let same = 0;
+      let total = 0;
+      for (const filter of filters) {
+        for (const i of [0, 33, 101, 250, 777]) {
+          const q = { vector: data[i]!, limit: 10, filter };
+          const got = await r.vectors.search(q);
+          const want = await exact.vectors.search(q);
+          assert.equal(got.length, want.length);
+          for (const h of got) {
+            assert.ok(filter.pathPrefixes?.some((p) => h.path.startsWith(p)) ?? true);
+            assert.ok(!(filter.excludePathPrefixes?.some((p) => h.path.startsWith(p)) ?? false));
+          }
+          const wantIds = new Set(want.map((h) => h.id));
+          same += got.filter((h) => wantIds.has(h.id)).length;
+          total += want.length;
+        }
+      }
+      assert.ok(same / total >= 0.95, `filtered recall ${same / total}`);
+    } finally {
+      r.close();
+      exact.close();
+    }
+  });
+
+  test('recall@10 against exact search is at least 0.95 on clustered data', async () => {
+    const file = tmpFile();
+    const data = clustered(3000, 32, 42, 40);
+    const ix = openSqliteIndex(file, { hnsw: { minVectors: 1000 } });
+    ix.setEmbedder('test', 32);
+    await ix.vectors.upsert(records(data));
+    ix.close();
+    const r = openSqliteIndex(file, { readonly: true, hnsw: { minVectors: 1000 } });
+    const exact = openSqliteIndex(file, { readonly: true, hnsw: false });
+    try {
+      assert.equal(r.vectorIndexState().mode, 'hnsw');
+      const queries = clustered(100, 32, 99, 40);
+      let hit = 0;
+      for (const vector of queries) {
+        const want = new Set(await ids(exact, { vector, limit: 10 }));
+        for (const id of await ids(r, { vector, limit: 10 })) if (want.has(id)) hit++;
+      }
+      const recall = hit / (queries.length * 10);
+      assert.ok(recall >= 0.95, `recall@10 ${recall}`);
+    } finally {
+      r.close();
+      exact.close();
+    }
+  });
+});

@@ -1,0 +1,274 @@
+/**
+ * An HNSW graph (usearch) over the vectors, kept next to the SQLite file as
+ * a derived cache: `<index>.hnsw` (the graph) and `<index>.hnsw.json` (its
+ * sidecar). sqlite-vec stays the durable source of truth and the exact
+ * fallback; the cache is only used when it provably reflects the database.
+ *
+ * Generation protocol. Every committed write that touches vectors bumps
+ * `vector_generation` in the meta table (see schema.ts); `index_uid` names
+ * the database, so a rebuilt index never meets an old graph. The sidecar
+ * records the uid and generation the graph was saved at, plus the graph
+ * file's size. A search uses the graph only when the sidecar's uid and
+ * generation equal the database's (read in the same read transaction as the
+ * rows the hits are mapped to); anything else — no file, a crash before the
+ * save, another writer's commit — means exact sqlite-vec search.
+ *
+ * The writer keeps the graph current: after each committed transaction it
+ * removes the keys (vector_rows.seq, never reused) of deleted or replaced
+ * rows and adds the new ones, provided its in-memory graph was at the
+ * generation the transaction started from; otherwise the graph is dropped
+ * and rebuilt from sqlite-vec at flush. flush() saves atomically: the old
+ * sidecar is removed first, the graph is written to a temp file and renamed,
+ * then the new sidecar is written the same way, so a crash at any point
+ * leaves no sidecar or an old one — a stale generation, never a wrong graph.
+ * Readers map the graph file read-only (usearch `view`, mmap), so opening
+ * is instant and the pages are shared with the OS cache; a rename by the
+ * writer leaves their mapping intact.
+ */
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import usearch from 'usearch';
+import type { VectorGeneration } from './schema.js';
+
+type UsearchIndex = InstanceType<typeof usearch.Index>;
+
+export interface HnswOptions {
+  /** Below this many vectors no graph is built: exact search is fast enough. Default 5,000. */
+  minVectors?: number;
+  /** Graph degree (usearch connectivity, HNSW M). Default 16. */
+  connectivity?: number;
+  /** Candidate list size while inserting (efConstruction). Default 64. */
+  expansionAdd?: number;
+  /** Candidate list size while searching (ef); a search for k > ef uses k. Default 128. */
+  expansionSearch?: number;
+}
+
+export const HNSW_DEFAULTS: Required<HnswOptions> = {
+  minVectors: 5000,
+  connectivity: 16,
+  expansionAdd: 64,
+  expansionSearch: 128,
+};
+
+/** Rebuild instead of patching once this share of the graph's slots are tombstones. */
+const MAX_TOMBSTONE_RATIO = 0.5;
+
+interface Sidecar {
+  format: 1;
+  uid: string;
+  generation: number;
+  dimensions: number;
+  count: number;
+  /** Removed keys still occupying graph slots since the last full build. */
+  tombstones: number;
+  /** Size of the graph file; a mismatch means the pair is not from one save. */
+  bytes: number;
+  connectivity: number;
+  expansionAdd: number;
+  expansionSearch: number;
+}
+
+export interface VectorChanges {
+  removed: bigint[];
+  added: { key: bigint; vector: Float32Array }[];
+}
+
+export function hnswPaths(dbFile: string): { graph: string; sidecar: string } {
+  return { graph: `${dbFile}.hnsw`, sidecar: `${dbFile}.hnsw.json` };
+}
+
+function sameGeneration(a: VectorGeneration | null, b: VectorGeneration): boolean {
+  return a !== null && a.uid !== null && a.uid === b.uid && a.generation === b.generation;
+}
+
+export class HnswCache {
+  readonly opts: Required<HnswOptions>;
+  private readonly paths: { graph: string; sidecar: string };
+  private index: UsearchIndex | null = null;
+  /** The database state the in-memory graph reflects. */
+  private gen: VectorGeneration | null = null;
+  /** True when `index` was loaded writable (not a read-only view). */
+  private owned = false;
+  /** In-memory changes not yet saved. */
+  private dirty = false;
+  private tombstones = 0;
+  /** The last sidecar seen not to match, by mtime and size, so a stale cache costs one stat per search. */
+  private rejected = '';
+
+  constructor(
+    dbFile: string,
+    private readonly dimensions: number,
+    opts: HnswOptions = {},
+  ) {
+    this.opts = { ...HNSW_DEFAULTS, ...opts };
+    this.paths = hnswPaths(dbFile);
+  }
+
+  private newIndex(): UsearchIndex {
+    return new usearch.Index({
+      dimensions: this.dimensions,
+      metric: usearch.MetricKind.Cos,
+      quantization: usearch.ScalarKind.F32,
+      connectivity: this.opts.connectivity,
+      expansion_add: this.opts.expansionAdd,
+      expansion_search: this.opts.expansionSearch,
+      multi: false,
+    });
+  }
+
+  /** The sidecar, when it names `current` and its graph file is the one it describes. */
+  private matchingSidecar(current: VectorGeneration): Sidecar | null {
+    let tag: string;
+    try {
+      const st = statSync(this.paths.sidecar);
+      tag = `${st.mtimeMs}:${st.size}:${current.uid}:${current.generation}`;
+    } catch {
+      return null;
+    }
+    if (tag === this.rejected) return null;
+    try {
+      const side = JSON.parse(readFileSync(this.paths.sidecar, 'utf8')) as Sidecar;
+      if (
+        side.format === 1 &&
+        side.uid === current.uid &&
+        side.generation === current.generation &&
+        side.dimensions === this.dimensions &&
+        statSync(this.paths.graph).size === side.bytes
+      ) {
+        return side;
+      }
+    } catch {
+      // Unreadable or half-written: as good as absent.
+    }
+    this.rejected = tag;
+    return null;
+  }
+
+  /** Whether the saved graph matches `current` (without loading it). */
+  savedMatches(current: VectorGeneration): boolean {
+    return this.matchingSidecar(current) !== null;
+  }
+
+  /** The generation of the saved graph, if any (for status). */
+  savedGeneration(): number | null {
+    try {
+      return (JSON.parse(readFileSync(this.paths.sidecar, 'utf8')) as Sidecar).generation;
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * A graph that reflects `current`, or null (then search exactly). `writable`
+   * loads it into memory so the writer can patch it; readers map it.
+   */
+  forSearch(current: VectorGeneration, writable = false): UsearchIndex | null {
+    if (this.index !== null && sameGeneration(this.gen, current) && (this.owned || !writable)) {
+      return this.index;
+    }
+    if (current.uid === null) return null;
+    const side = this.matchingSidecar(current);
+    if (side === null) return null;
+    const ix = this.newIndex();
+    if (writable) ix.load(this.paths.graph);
+    else ix.view(this.paths.graph);
+    this.index = ix;
+    this.owned = writable;
+    this.gen = { uid: current.uid, generation: current.generation };
+    this.dirty = false;
+    this.tombstones = side.tombstones;
+    return ix;
+  }
+
+  /**
+   * After a committed write that changed vectors from `before` to `after`:
+   * patch the graph if it was at `before`, else drop it (flush rebuilds).
+   */
+  apply(before: VectorGeneration, after: VectorGeneration, changes: VectorChanges): void {
+    const ix = this.forSearch(before, true);
+    if (ix === null) {
+      this.drop();
+      return;
+    }
+    if (changes.removed.length > 0) {
+      const removed = ix.remove(BigUint64Array.from(changes.removed)) as number[];
+      for (const n of removed) this.tombstones += n;
+    }
+    if (changes.added.length > 0) {
+      const keys = new BigUint64Array(changes.added.length);
+      const data = new Float32Array(changes.added.length * this.dimensions);
+      changes.added.forEach((a, i) => {
+        keys[i] = a.key;
+        data.set(a.vector, i * this.dimensions);
+      });
+      ix.add(keys, data, 0);
+    }
+    this.gen = after;
+    this.dirty = true;
+  }
+
+  /** Forget the in-memory graph (the saved one stays until flush decides). */
+  drop(): void {
+    this.index = null;
+    this.gen = null;
+    this.owned = false;
+    this.dirty = false;
+  }
+
+  /** Whether flush() has anything to do for a database at `current` holding `count` vectors. */
+  needsFlush(current: VectorGeneration, count: number): 'save' | 'rebuild' | 'remove' | 'none' {
+    if (count < this.opts.minVectors) {
+      return this.savedGeneration() === null && this.index === null ? 'none' : 'remove';
+    }
+    if (this.index !== null && sameGeneration(this.gen, current)) {
+      const slots = this.index.size() + this.tombstones;
+      if (this.tombstones > slots * MAX_TOMBSTONE_RATIO) return 'rebuild';
+      return this.dirty ? 'save' : 'none';
+    }
+    return this.savedMatches(current) ? 'none' : 'rebuild';
+  }
+
+  /** Builds a fresh graph from every vector, `keys[i]` for row i of `data` (n x dims). */
+  rebuild(current: VectorGeneration, keys: BigUint64Array, data: Float32Array): void {
+    const ix = this.newIndex();
+    // threads 0: usearch uses every core; this runs once per index run, off the query path.
+    if (keys.length > 0) ix.add(keys, data, 0);
+    this.index = ix;
+    this.owned = true;
+    this.gen = current;
+    this.tombstones = 0;
+    this.dirty = true;
+  }
+
+  /** Writes the in-memory graph and its sidecar atomically (see the module comment). */
+  save(): void {
+    if (this.index === null || this.gen === null || this.gen.uid === null) return;
+    rmSync(this.paths.sidecar, { force: true });
+    const tmp = `${this.paths.graph}.tmp-${process.pid}`;
+    this.index.save(tmp);
+    renameSync(tmp, this.paths.graph);
+    const side: Sidecar = {
+      format: 1,
+      uid: this.gen.uid,
+      generation: this.gen.generation,
+      dimensions: this.dimensions,
+      count: this.index.size(),
+      tombstones: this.tombstones,
+      bytes: statSync(this.paths.graph).size,
+      connectivity: this.opts.connectivity,
+      expansionAdd: this.opts.expansionAdd,
+      expansionSearch: this.opts.expansionSearch,
+    };
+    const sideTmp = `${this.paths.sidecar}.tmp-${process.pid}`;
+    writeFileSync(sideTmp, `${JSON.stringify(side, null, 2)}\n`);
+    renameSync(sideTmp, this.paths.sidecar);
+    this.dirty = false;
+    this.rejected = '';
+  }
+
+  /** Deletes the saved graph (too few vectors, or the vector table was recreated). */
+  remove(): void {
+    this.drop();
+    rmSync(this.paths.sidecar, { force: true });
+    rmSync(this.paths.graph, { force: true });
+  }
+}

@@ -1,0 +1,214 @@
+/**
+ * The keyword side: chunk rows, their FTS5 postings, BM25 search and chunk
+ * reads. Text is analyzed in JS (@codesift/analysis) and stored
+ * space-joined, so FTS5 only splits on spaces.
+ */
+import { analyze } from '@codesift/analysis';
+import type { Chunk, UnitKind } from '@codesift/core';
+import { groupByBoost, normalizeTerms } from '../fts-query.js';
+import type { KeywordDoc, KeywordHit, KeywordQuery } from '../ports.js';
+import { planTerms, type TermPlan } from './keyword-plan.js';
+import { chunked, filterSql, IN_BATCH, type SqliteContext, sqlList } from './sql.js';
+import { TermStats } from './term-stats.js';
+
+/**
+ * bm25() column weights, in column order code, symbol, path, context.
+ * A name match (symbol/signature) is the strongest signal, a path match
+ * next; generated context is prose about the code, so it counts half of
+ * the code itself. FTS5 multiplies hit counts by these before BM25's term
+ * frequency saturation, so the effective ratio is smaller than the weights.
+ */
+export const BM25_WEIGHTS = { code: 1, symbol: 3, path: 2, context: 0.5 } as const;
+
+interface ChunkRow {
+  seq: number;
+  id: string;
+  path: string;
+  language: string;
+  start_line: number;
+  end_line: number;
+  symbol: string | null;
+  kind: string;
+  content: string;
+  context: string | null;
+  signature: string | null;
+  doc: string | null;
+}
+
+/** What the chunks table stores: a KeywordDoc or a full Chunk (which adds `doc`, optional `context`). */
+export type StoredChunk = Omit<KeywordDoc, 'context'> & {
+  context?: string | null | undefined;
+  doc?: string | undefined;
+};
+
+function rowToChunk(r: ChunkRow): Chunk {
+  const c: Chunk = {
+    id: r.id,
+    path: r.path,
+    language: r.language,
+    startLine: r.start_line,
+    endLine: r.end_line,
+    symbol: r.symbol,
+    kind: r.kind as UnitKind,
+    content: r.content,
+  };
+  if (r.signature !== null) c.signature = r.signature;
+  if (r.doc !== null) c.doc = r.doc;
+  if (r.context !== null) c.context = r.context;
+  return c;
+}
+
+export class KeywordStore {
+  readonly stats: TermStats;
+  private lastPath = '';
+  private lastPathTerms = '';
+
+  constructor(private readonly ctx: SqliteContext) {
+    this.stats = new TermStats(ctx);
+  }
+
+  insert(doc: StoredChunk): void {
+    const old = this.ctx.stmt('SELECT seq FROM chunks WHERE id = ?').get(doc.id) as
+      | { seq: number }
+      | undefined;
+    if (old) {
+      this.ctx.stmt('DELETE FROM chunks_fts WHERE rowid = ?').run(old.seq);
+      this.ctx.stmt('DELETE FROM chunks WHERE seq = ?').run(old.seq);
+    }
+    const info = this.ctx
+      .stmt(
+        `INSERT INTO chunks(id, path, language, start_line, end_line, symbol, kind, content, context, signature, doc)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        doc.id,
+        doc.path,
+        doc.language,
+        doc.startLine,
+        doc.endLine,
+        doc.symbol,
+        doc.kind,
+        doc.content,
+        doc.context ?? null,
+        doc.signature ?? null,
+        doc.doc ?? null,
+      );
+    const symbolText =
+      doc.symbol === null ? (doc.signature ?? '') : `${doc.symbol}\n${doc.signature ?? ''}`;
+    this.ctx
+      .stmt('INSERT INTO chunks_fts(rowid, code, symbol, path, context) VALUES (?, ?, ?, ?, ?)')
+      .run(
+        info.lastInsertRowid,
+        analyze(doc.content).join(' '),
+        analyze(symbolText).join(' '),
+        this.analyzedPath(doc.path),
+        analyze(doc.context ?? '').join(' '),
+      );
+  }
+
+  /** Every chunk of a file shares its path; analyze it once per run of chunks. */
+  private analyzedPath(p: string): string {
+    if (p !== this.lastPath) {
+      this.lastPath = p;
+      this.lastPathTerms = analyze(p).join(' ');
+    }
+    return this.lastPathTerms;
+  }
+
+  upsert(docs: readonly StoredChunk[]): void {
+    for (const d of docs) this.insert(d);
+  }
+
+  deleteByPaths(paths: readonly string[]): void {
+    for (const p of paths) {
+      const rows = this.ctx.stmt('SELECT seq FROM chunks WHERE path = ?').all(p) as {
+        seq: number;
+      }[];
+      for (const r of rows) this.ctx.stmt('DELETE FROM chunks_fts WHERE rowid = ?').run(r.seq);
+      this.ctx.stmt('DELETE FROM chunks WHERE path = ?').run(p);
+    }
+  }
+
+  /**
+   * Many FTS segments make every term lookup seek in each of them; after an
+   * index run, merging them into one (FTS5 'optimize', ~0.4 s at 50k chunks)
+   * roughly halves per-term costs. Cheap enough to run when segments pile up.
+   */
+  compact(maxSegments: number): boolean {
+    const { n } = this.ctx.stmt('SELECT count(DISTINCT segid) AS n FROM chunks_fts_idx').get() as {
+      n: number;
+    };
+    if (n <= maxSegments) return false;
+    this.ctx.stmt("INSERT INTO chunks_fts(chunks_fts) VALUES ('optimize')").run();
+    return true;
+  }
+
+  /** The terms a query would run (see keyword-plan.ts). */
+  plan(q: Pick<KeywordQuery, 'terms'>): TermPlan {
+    const terms = normalizeTerms(q.terms);
+    if (terms.length <= 1) {
+      // One term needs no choosing; skip the document-frequency lookups.
+      return { terms, absent: [], common: [], overBudget: [], postings: 0 };
+    }
+    const df = this.stats.lookup(terms.map((t) => t.term));
+    return planTerms(terms, df, this.stats.total());
+  }
+
+  search(q: KeywordQuery): KeywordHit[] {
+    const limit = Math.floor(q.limit);
+    if (!(limit > 0)) return [];
+    const { terms } = this.plan(q);
+    if (terms.length === 0) return [];
+    const groups = groupByBoost(terms);
+    const w = BM25_WEIGHTS;
+    const bm25 = `bm25(chunks_fts, ${w.code}, ${w.symbol}, ${w.path}, ${w.context})`;
+    const params: unknown[] = [];
+    // bm25() is lower-is-better; negate and scale by the boost so higher is better.
+    const sub = groups.map((g) => {
+      params.push(g.boost, g.match);
+      return `SELECT rowid AS seq, -${bm25} * ? AS score FROM chunks_fts WHERE chunks_fts MATCH ?`;
+    });
+    const scored =
+      sub.length === 1
+        ? sub[0]!
+        : `SELECT seq, sum(score) AS score FROM (${sub.join(' UNION ALL ')}) GROUP BY seq`;
+    const where = filterSql('c', q.filter, params);
+    const cols =
+      'c.id, c.path, c.start_line, c.end_line, c.symbol, c.kind, c.language, s.score AS score';
+    let sql: string;
+    if (where === '') {
+      // No filter: take the top k before joining, so only k chunk rows are read.
+      sql = `SELECT ${cols} FROM (${scored} ORDER BY score DESC, seq LIMIT ?) s
+             JOIN chunks c ON c.seq = s.seq ORDER BY s.score DESC, s.seq`;
+    } else {
+      sql = `SELECT ${cols} FROM (${scored}) s JOIN chunks c ON c.seq = s.seq
+             WHERE ${where} ORDER BY s.score DESC, s.seq LIMIT ?`;
+    }
+    params.push(limit);
+    const rows = this.ctx.stmt(sql).all(...params) as (Omit<ChunkRow, 'content'> & {
+      score: number;
+    })[];
+    return rows.map((r) => ({
+      id: r.id,
+      path: r.path,
+      startLine: r.start_line,
+      endLine: r.end_line,
+      symbol: r.symbol,
+      kind: r.kind,
+      language: r.language,
+      score: r.score,
+    }));
+  }
+
+  get(ids: readonly string[]): Chunk[] {
+    const byId = new Map<string, Chunk>();
+    const unique = [...new Set(ids)];
+    for (const batch of chunked(unique, IN_BATCH)) {
+      const rows = this.ctx
+        .stmt(`SELECT * FROM chunks WHERE id IN (${sqlList(batch.length)})`)
+        .all(...batch) as ChunkRow[];
+      for (const r of rows) byId.set(r.id, rowToChunk(r));
+    }
+    return unique.flatMap((id) => byId.get(id) ?? []);
+  }
+}

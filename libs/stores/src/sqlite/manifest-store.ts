@@ -1,0 +1,58 @@
+/** The manifest: one row per indexed file (hash, size, counts), keyed by path. */
+import type { FileRecord } from '@codesift/core';
+import type { SqliteContext } from './sql.js';
+
+interface FileRow {
+  path: string;
+  hash: string;
+  size: number;
+  mtime_ms: number;
+  language: string;
+  chunk_count: number;
+  symbol_count: number;
+  indexed_at: number;
+}
+
+function rowToFile(r: FileRow): FileRecord {
+  return {
+    path: r.path,
+    hash: r.hash,
+    size: r.size,
+    mtimeMs: r.mtime_ms,
+    language: r.language,
+    chunkCount: r.chunk_count,
+    symbolCount: r.symbol_count,
+    indexedAt: r.indexed_at,
+  };
+}
+
+export class ManifestStore {
+  constructor(private readonly ctx: SqliteContext) {}
+
+  get(p: string): FileRecord | undefined {
+    const row = this.ctx.stmt('SELECT * FROM files WHERE path = ?').get(p) as FileRow | undefined;
+    return row ? rowToFile(row) : undefined;
+  }
+
+  all(): Map<string, FileRecord> {
+    const rows = this.ctx.stmt('SELECT * FROM files ORDER BY path').all() as FileRow[];
+    return new Map(rows.map((r) => [r.path, rowToFile(r)]));
+  }
+
+  put(r: FileRecord): void {
+    this.ctx
+      .stmt(
+        `INSERT INTO files(path, hash, size, mtime_ms, language, chunk_count, symbol_count, indexed_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT(path) DO UPDATE SET hash = excluded.hash, size = excluded.size,
+           mtime_ms = excluded.mtime_ms, language = excluded.language,
+           chunk_count = excluded.chunk_count, symbol_count = excluded.symbol_count,
+           indexed_at = excluded.indexed_at`,
+      )
+      .run(r.path, r.hash, r.size, r.mtimeMs, r.language, r.chunkCount, r.symbolCount, r.indexedAt);
+  }
+
+  remove(paths: readonly string[]): void {
+    for (const p of paths) this.ctx.stmt('DELETE FROM files WHERE path = ?').run(p);
+  }
+}

@@ -1,0 +1,111 @@
+/** Symbols: case-insensitive exact and prefix lookup, and the name vocabulary. */
+import type { SymbolInfo, UnitKind } from '@codesift/core';
+import type { SymbolLookupOptions, VocabularyOptions } from '../ports.js';
+import { omit, prefixEnd, type SqliteContext } from './sql.js';
+
+interface SymbolRow {
+  id: string;
+  name: string;
+  qualified_name: string;
+  kind: string;
+  path: string;
+  language: string;
+  start_line: number;
+  end_line: number;
+  parent: string | null;
+  signature: string;
+  doc: string;
+}
+
+function rowToSymbol(r: SymbolRow): SymbolInfo {
+  return {
+    id: r.id,
+    name: r.name,
+    qualifiedName: r.qualified_name,
+    kind: r.kind as UnitKind,
+    path: r.path,
+    language: r.language,
+    startLine: r.start_line,
+    endLine: r.end_line,
+    parent: r.parent,
+    signature: r.signature,
+    doc: r.doc,
+  };
+}
+
+export class SymbolStore {
+  constructor(private readonly ctx: SqliteContext) {}
+
+  upsert(symbols: readonly SymbolInfo[]): void {
+    const ins = this.ctx.stmt(
+      `INSERT INTO symbols(id, name, name_lc, qualified_name, qualified_lc, kind, path, language,
+         start_line, end_line, parent, signature, doc)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(id) DO UPDATE SET name = excluded.name, name_lc = excluded.name_lc,
+         qualified_name = excluded.qualified_name, qualified_lc = excluded.qualified_lc,
+         kind = excluded.kind, path = excluded.path, language = excluded.language,
+         start_line = excluded.start_line, end_line = excluded.end_line, parent = excluded.parent,
+         signature = excluded.signature, doc = excluded.doc`,
+    );
+    for (const s of symbols) {
+      ins.run(
+        s.id,
+        s.name,
+        s.name.toLowerCase(),
+        s.qualifiedName,
+        s.qualifiedName.toLowerCase(),
+        s.kind,
+        s.path,
+        s.language,
+        s.startLine,
+        s.endLine,
+        s.parent,
+        s.signature,
+        s.doc,
+      );
+    }
+  }
+
+  deleteByPaths(paths: readonly string[]): void {
+    for (const p of paths) this.ctx.stmt('DELETE FROM symbols WHERE path = ?').run(p);
+  }
+
+  lookup(name: string, opts?: SymbolLookupOptions): SymbolInfo[] {
+    const limit = Math.floor(opts?.limit ?? 50);
+    const needle = name.trim().toLowerCase();
+    if (!(limit > 0) || needle === '') return [];
+    const kindSql = opts?.kind === undefined ? '' : ' AND kind = @kind';
+    const params: Record<string, unknown> = { needle, end: prefixEnd(needle) };
+    if (opts?.kind !== undefined) params.kind = opts.kind;
+    const exact = this.ctx
+      .stmt(
+        `SELECT * FROM symbols WHERE (name_lc = @needle OR qualified_lc = @needle)${kindSql}
+         ORDER BY qualified_lc = @needle DESC, path, start_line LIMIT ${limit}`,
+      )
+      .all(omit(params, 'end')) as SymbolRow[];
+    if (exact.length >= limit) return exact.map(rowToSymbol);
+    const prefix = this.ctx
+      .stmt(
+        `SELECT * FROM symbols
+         WHERE ((name_lc >= @needle AND name_lc < @end) OR (qualified_lc >= @needle AND qualified_lc < @end))
+           AND name_lc <> @needle AND qualified_lc <> @needle${kindSql}
+         ORDER BY length(name), name_lc, path, start_line LIMIT ${limit - exact.length}`,
+      )
+      .all(params) as SymbolRow[];
+    return [...exact, ...prefix].map(rowToSymbol);
+  }
+
+  vocabulary(opts?: VocabularyOptions): { name: string; count: number }[] {
+    const limit = Math.floor(opts?.limit ?? 1000);
+    if (!(limit > 0)) return [];
+    const prefix = (opts?.prefix ?? '').toLowerCase();
+    const where = prefix === '' ? '' : 'WHERE name_lc >= ? AND name_lc < ?';
+    const params = prefix === '' ? [] : [prefix, prefixEnd(prefix)];
+    return this.ctx
+      .stmt(
+        `SELECT name, count(*) AS count FROM symbols ${where}
+         GROUP BY name ORDER BY count DESC, name LIMIT ?`,
+      )
+      .all(...params, limit) as { name: string; count: number }[];
+  }
+}
