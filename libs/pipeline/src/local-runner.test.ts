@@ -159,7 +159,11 @@ describe('indexRepository (real scanner, chunker and SQLite store)', () => {
       assert.equal(extra[0]?.path, 'src/util.py');
       const stats = index.stats();
       assert.equal(stats.vectors, stats.chunks);
-      assert.equal(index.meta().root, root, 'the index remembers the directory its paths are relative to');
+      assert.equal(
+        index.meta().root,
+        root,
+        'the index remembers the directory its paths are relative to',
+      );
       assert.equal(index.meta().embedder, 'test:hash-16');
     } finally {
       index.close();
