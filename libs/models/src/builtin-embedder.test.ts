@@ -85,6 +85,29 @@ test('order is preserved across batches, lengths and empty texts', async () => {
   assert.deepEqual(await embedder.embed([]), []);
 });
 
+test('concurrent calls share batches and each gets its own vectors', async () => {
+  const texts = samples.concat(samples.map((t) => `${t} (variant)`));
+  const alone: Float32Array[] = [];
+  for (const t of texts) alone.push((await embedder.embed([t]))[0]!);
+  // Fired together, like a server's requests: their rows are batched across calls.
+  const together = await Promise.all(texts.map((t) => embedder.embed([t])));
+  texts.forEach((t, i) => {
+    const diff = Math.max(...alone[i]!.map((x, d) => Math.abs(x - together[i]![0]![d]!)));
+    assert.ok(diff < 1e-5, `${JSON.stringify(t.slice(0, 20))} differs by ${diff}`);
+  });
+  // Mixed sizes in flight at once, including an empty text.
+  const [a, b, c] = await Promise.all([
+    embedder.embed(texts.slice(0, 5)),
+    embedder.embed(['', texts[7]!]),
+    embedder.embed(texts.slice(3)),
+  ]);
+  assert.equal(a.length, 5);
+  assert.equal(b.length, 2);
+  assert.equal(c.length, texts.length - 3);
+  assert.ok(Math.max(...b[1]!.map((x, d) => Math.abs(x - alone[7]![d]!))) < 1e-5);
+  assert.ok(Math.max(...c[0]!.map((x, d) => Math.abs(x - alone[3]![d]!))) < 1e-5);
+});
+
 test('an aborted signal stops embedding', async () => {
   const controller = new AbortController();
   controller.abort();
