@@ -164,8 +164,14 @@ class BuiltinEmbedder implements Embedder {
     this.inFlight = this.queue
       .run(() => this.runBatch(rows.map((r) => r.ids)))
       .then(
-        (vectors) => rows.forEach((r, k) => r.resolve(vectors[k]!)),
-        (err: unknown) => rows.forEach((r) => r.reject(err)),
+        (vectors) => {
+          rows.forEach((r, k) => {
+            r.resolve(vectors[k]!);
+          });
+        },
+        (err: unknown) => {
+          for (const r of rows) r.reject(err);
+        },
       )
       .finally(() => {
         this.inFlight = null;
