@@ -25,7 +25,9 @@ export {
   type Focus,
   type FocusResult,
   IMPLEMENTATION_WORDS,
+  type InferFocusOptions,
   inferFocus,
+  LONG_REPORT_CHARS,
   TEST_WORDS,
 } from './focus/infer-focus.js';
 export {
@@ -36,6 +38,16 @@ export {
   type TestFileRules,
 } from './focus/test-files.js';
 export { detectLanguage } from './language.js';
+export {
+  type BoilerplateBlock,
+  type BoilerplateKind,
+  findBoilerplate,
+  insideBoilerplate,
+  MIN_VERSION_LINES,
+  MIN_VERSION_SHARE,
+  type StrippedQuery,
+  stripBoilerplate,
+} from './query/boilerplate.js';
 export { parseQuery } from './query/parse.js';
 export { type Classified, classifyToken, IDENTIFIER_SHAPES } from './query/shape.js';
 export {

@@ -39,6 +39,7 @@ export {
   type CheckoutRecord,
   type EvalOptions,
   type EvalReport,
+  type EvalSwitches,
   type EvalTarget,
   type GroupScores,
   orderForSeeding,

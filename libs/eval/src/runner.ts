@@ -2,7 +2,7 @@ import { cpus, totalmem } from 'node:os';
 import path from 'node:path';
 import type { Embedder } from '@codesift/models';
 import { type IndexProgress, indexRepository } from '@codesift/pipeline';
-import type { FusionMethod, SearchEngine } from '@codesift/search';
+import type { FusionMode, SearchEngine, SearchRequest } from '@codesift/search';
 import { type Bm25Index, buildBaselineIndex } from './baseline-bm25.js';
 import { commitInfo, ensureCheckout, ensureIndex, type GitDirs } from './checkouts.js';
 import {
@@ -37,7 +37,13 @@ export interface EvalOptions {
   embedder?: Embedder;
   /** Opens the engine over an index; the runner closes it. */
   openEngine: (indexPath: string) => Promise<SearchEngine>;
-  fusion?: FusionMethod;
+  fusion?: FusionMode;
+  /**
+   * Feature switches passed with every search (expansion, anchors,
+   * focusScoring, definitions, boilerplate, reportFocus, docDemotion,
+   * fileScore, vectorWeight, planning), for ablations.
+   */
+  switches?: EvalSwitches;
   /** Run the plain BM25 baseline side by side (default true). */
   baseline?: boolean;
   /** Set file, for the report. */
@@ -46,6 +52,20 @@ export interface EvalOptions {
   log?: (line: string) => void;
   onIndexProgress?: (p: IndexProgress) => void;
 }
+
+export type EvalSwitches = Pick<
+  SearchRequest,
+  | 'expansion'
+  | 'anchors'
+  | 'focusScoring'
+  | 'definitions'
+  | 'boilerplate'
+  | 'reportFocus'
+  | 'docDemotion'
+  | 'fileScore'
+  | 'vectorWeight'
+  | 'planning'
+>;
 
 export interface SystemAnswer {
   /** Files in rank order (top TOP_K). */
@@ -88,7 +108,13 @@ export interface EvalReport {
   set: string | null;
   queryField: QueryField;
   mode: EvalTarget['kind'];
-  engine: { vectors: boolean; embedder: string | null; fusion: FusionMethod | 'default' };
+  engine: {
+    vectors: boolean;
+    embedder: string | null;
+    fusion: FusionMode | 'default';
+    /** Switches that differ from the engine's defaults. */
+    switches: EvalSwitches;
+  };
   baseline: { name: 'bm25'; k1: number; b: number; tokenizer: string } | null;
   machine: { cpus: number; cpuModel: string; memoryGiB: number; node: string; platform: string };
   startedAt: string;
@@ -149,6 +175,7 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
             collapseFiles: true,
             keywordOnly: !vectors,
             ...(options.fusion ? { fusion: options.fusion } : {}),
+            ...(options.switches ?? {}),
           });
           return response.results.map((r) => r.path);
         });
@@ -196,6 +223,7 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
       vectors,
       embedder: options.embedder?.name ?? null,
       fusion: options.fusion ?? 'default',
+      switches: { ...(options.switches ?? {}) },
     },
     baseline: withBaseline
       ? {

@@ -18,7 +18,7 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { mergeSynonymTables, type ParsedQuery, parseQuery } from '@codesift/analysis';
+import { mergeSynonymTables, type ParsedQuery } from '@codesift/analysis';
 import type { Chunk } from '@codesift/core';
 import {
   CodesiftError,
@@ -35,12 +35,20 @@ import {
   type SearchFilter as StoreFilter,
   type VectorHit,
 } from '@codesift/stores';
-import { collapseByPath } from './collapse.js';
+import { collapseByPath, collapseDecayed } from './collapse.js';
 import { type Definition, holdsDefinition } from './definitions.js';
 import { embedderForIndex } from './embedder-for-index.js';
 import { type CompiledFilter, compileFilter } from './filters.js';
 import { type FusedHit, fuse } from './fusion.js';
-import { DEFAULT_LIMIT, MAX_CANDIDATES, MAX_LIMIT, planQuery } from './planning/plan-query.js';
+import {
+  DEFAULT_LIMIT,
+  MAX_CANDIDATES,
+  MAX_LIMIT,
+  NO_PLANNING,
+  planQuery,
+  planText,
+  rewriteAndParse,
+} from './planning/plan-query.js';
 import { type Rescored, rescore } from './planning/rescore.js';
 import type { FusionMode, PlannerConfig, PlanOptions, QueryPlan } from './planning/types.js';
 import {
@@ -195,6 +203,30 @@ function planOptions(request: SearchRequest, vectorAvailable: boolean): PlanOpti
   if (request.expansion !== undefined) out.expansion = request.expansion !== false;
   if (request.anchors !== undefined) out.anchors = request.anchors !== false;
   if (request.focusScoring !== undefined) out.focusScoring = request.focusScoring !== false;
+  if (request.definitions !== undefined) out.definitions = request.definitions !== false;
+  if (request.boilerplate !== undefined) out.boilerplate = request.boilerplate !== false;
+  if (request.reportFocus !== undefined) out.reportFocus = request.reportFocus !== false;
+  if (request.docDemotion !== undefined) out.docDemotion = request.docDemotion !== false;
+  if (request.fileScore !== undefined) {
+    if (
+      request.fileScore !== 'best' &&
+      request.fileScore !== 'decayed' &&
+      request.fileScore !== 'auto'
+    ) {
+      throw new CodesiftError(
+        'INVALID_ARGUMENT',
+        `unknown fileScore ${JSON.stringify(request.fileScore)}`,
+        { hint: "use 'best', 'decayed' or 'auto'" },
+      );
+    }
+    out.fileScore = request.fileScore;
+  }
+  if (request.planning === false) {
+    // Everything the planner decides, off; explicit options above still win.
+    for (const [k, v] of Object.entries(NO_PLANNING)) {
+      if (request[k as keyof SearchRequest] === undefined) (out as Record<string, unknown>)[k] = v;
+    }
+  }
   if (request.keywordOnly) out.keywordOnly = true;
   if (request.collapseFiles) out.collapseFiles = true;
   if (request.filter !== undefined) out.filter = request.filter;
@@ -210,13 +242,11 @@ export function planSearch(
   config: PlannerConfig,
   options: { vectorAvailable?: boolean } = {},
 ): { parsed: ParsedQuery; plan: QueryPlan } {
-  const parsed = parseQuery(request.query);
-  const plan = planQuery(
-    parsed,
+  return planText(
+    request.query,
     planOptions(request, options.vectorAvailable ?? true),
     withRequestSynonyms(config, request),
   );
-  return { parsed, plan };
 }
 
 function withRequestSynonyms(config: PlannerConfig, request: SearchRequest): PlannerConfig {
@@ -285,10 +315,11 @@ class LocalEngine implements SearchEngine {
 
     const timings: Record<string, number> = {};
     const degraded: string[] = [];
-    const parsed = parseQuery(query);
+    const config = withRequestSynonyms(this.planner, request);
+    const { parsed, rewrite } = rewriteAndParse(query, options, config);
     const tp = performance.now();
     timings.parse = tp - t0;
-    let plan = planQuery(parsed, options, withRequestSynonyms(this.planner, request));
+    let plan = planQuery(parsed, options, config, rewrite);
     const filter = compileFilter(plan.filter);
     timings.plan = performance.now() - tp;
 
@@ -392,7 +423,7 @@ class LocalEngine implements SearchEngine {
     });
     const definitions = await this.holdingDefinitions(
       candidates,
-      await this.definitions(plan.definitions.identifiers),
+      plan.definitions.enabled ? await this.definitions(plan.definitions.identifiers) : [],
       keywordById,
     );
     // Anchors are matched in the content of the best candidates; hydrate reuses what is read.
@@ -409,7 +440,17 @@ class LocalEngine implements SearchEngine {
       ...byId.get(r.id)!,
       ...r,
     }));
-    if (plan.collapseFiles) ranked = collapseByPath(ranked);
+    if (plan.collapseFiles) {
+      ranked =
+        plan.files.score === 'decayed'
+          ? collapseDecayed(
+              ranked,
+              plan.files.decay,
+              plan.files.maxChunks,
+              (r) => r.fused * r.focusMultiplier,
+            )
+          : collapseByPath(ranked);
+    }
     ranked = ranked.slice(0, plan.limit);
     timings.boosts = performance.now() - tb;
 

@@ -78,7 +78,7 @@ describe('fuse: RRF', () => {
 });
 
 describe('fuse: linear', () => {
-  it('blends min-max normalised scores, 0.7 vector / 0.3 keyword by default', () => {
+  it('blends min-max normalised scores, 0.4 vector / 0.6 keyword by default', () => {
     const out = fuse({
       method: 'linear',
       keyword: [
@@ -93,8 +93,8 @@ describe('fuse: linear', () => {
     });
     const by = new Map(out.map((h) => [h.id, h.fused]));
     // keyword normalised: a 1, b 0.5, c 0; vector normalised: b 1, d 0.
-    close(by.get('b')!, 0.7 * 1 + 0.3 * 0.5);
-    close(by.get('a')!, 0.3 * 1);
+    close(by.get('b')!, 0.4 * 1 + 0.6 * 0.5);
+    close(by.get('a')!, 0.6 * 1);
     close(by.get('c')!, 0);
     close(by.get('d')!, 0);
     // c and d tie at 0: d's best rank (2) beats c's (3).
@@ -150,7 +150,8 @@ describe('fuse: linear', () => {
       vector: [],
     });
     assert.equal(out.length, 2);
-    for (const h of out) close(h.fused, 0.3);
+    // Both at the keyword side's best: its whole share of the default blend, 0.6.
+    for (const h of out) close(h.fused, 0.6);
   });
 
   it('gives the whole weight to the only side that ran', () => {

@@ -15,7 +15,7 @@
 import type { FusionMethod } from './types.js';
 
 export const DEFAULT_RRF_K = 60;
-export const DEFAULT_VECTOR_WEIGHT = 0.7;
+export const DEFAULT_VECTOR_WEIGHT = 0.4;
 
 /** One side's hit: only the id and its score on that side matter to fusion. */
 export interface SideHit {

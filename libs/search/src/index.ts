@@ -1,4 +1,4 @@
-export { collapseByPath } from './collapse.js';
+export { collapseByPath, collapseDecayed } from './collapse.js';
 export {
   DEFAULT_LIMIT,
   type LocalEngineOptions,
@@ -26,12 +26,27 @@ export {
   matchAnchors,
   planAnchors,
 } from './planning/anchors.js';
-export { DEFAULT_FOCUS_MULTIPLIER, focusMultiplier } from './planning/focus.js';
+export {
+  DEFAULT_DOC_MULTIPLIER,
+  DEFAULT_FOCUS_MULTIPLIER,
+  DOC_WORDS,
+  focusMultiplier,
+  isProsePath,
+  PROSE_EXTENSIONS,
+} from './planning/focus.js';
 export { adaptiveVectorWeight } from './planning/fusion-weights.js';
-export { DEFAULT_PLANNER_CONFIG, planQuery } from './planning/plan-query.js';
+export {
+  DEFAULT_FILE_DECAY,
+  DEFAULT_PLANNER_CONFIG,
+  FILE_SCORE_CHUNKS,
+  NO_PLANNING,
+  planQuery,
+  planText,
+} from './planning/plan-query.js';
 export { type Candidate, type Rescored, rescore } from './planning/rescore.js';
 export type {
   AnchorKind,
+  FileScoreMode,
   Focus,
   FusionMode,
   PlannedAnchor,

@@ -51,7 +51,7 @@ test('validates every key', () => {
 test('planner config: defaults, then the file; synonyms extend or replace the defaults', () => {
   const d = plannerConfigFrom();
   assert.equal(d.fusion, 'linear');
-  assert.equal(d.vectorWeight, 0.7);
+  assert.equal(d.vectorWeight, 0.4);
   assert.equal(d.focusMultiplier, 0.5);
   assert.deepEqual([d.expansion, d.anchors, d.focusScoring], [true, true, true]);
   assert.equal(d.synonyms, DEFAULT_SYNONYMS);

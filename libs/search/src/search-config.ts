@@ -16,7 +16,14 @@
  *       "focusMultiplier": 0.5,        // score multiplier out of focus, 0..1
  *       "expansion": true,             // feature defaults; a request can still override each
  *       "anchors": true,
- *       "focusScoring": true
+ *       "focusScoring": true,
+ *       "definitions": true,
+ *       "boilerplate": true,           // cut environment reports / template text from queries
+ *       "reportFocus": true,           // focus inference ignores pasted material
+ *       "docDemotion": true,           // prose docs x docMultiplier for implementation questions
+ *       "docMultiplier": 0.7,
+ *       "fileScore": "best",           // or "decayed" (with file results)
+ *       "fileDecay": 0.5
  *     }
  *   }
  *
@@ -36,7 +43,7 @@ import {
 } from '@codesift/analysis';
 import { CodesiftError, errorMessage } from '@codesift/core';
 import { DEFAULT_PLANNER_CONFIG } from './planning/plan-query.js';
-import type { FusionMode, PlannerConfig } from './planning/types.js';
+import type { FileScoreMode, FusionMode, PlannerConfig } from './planning/types.js';
 
 export interface SearchConfig {
   synonyms?: SynonymTable;
@@ -47,7 +54,25 @@ export interface SearchConfig {
   expansion?: boolean;
   anchors?: boolean;
   focusScoring?: boolean;
+  definitions?: boolean;
+  boilerplate?: boolean;
+  reportFocus?: boolean;
+  docDemotion?: boolean;
+  docMultiplier?: number;
+  fileScore?: FileScoreMode;
+  fileDecay?: number;
 }
+
+const BOOLEAN_KEYS = [
+  'expansion',
+  'anchors',
+  'focusScoring',
+  'definitions',
+  'boilerplate',
+  'reportFocus',
+  'docDemotion',
+] as const;
+const UNIT_KEYS = ['vectorWeight', 'focusMultiplier', 'docMultiplier', 'fileDecay'] as const;
 
 export const CONFIG_FILES: readonly string[] = [
   path.join('.codesift', 'config.json'),
@@ -104,7 +129,13 @@ export function validateSearchConfig(section: unknown, where: string): SearchCon
     }
     out.fusion = s.fusion;
   }
-  for (const key of ['vectorWeight', 'focusMultiplier'] as const) {
+  if (s.fileScore !== undefined) {
+    if (s.fileScore !== 'best' && s.fileScore !== 'decayed' && s.fileScore !== 'auto') {
+      throw bad(where, '"search.fileScore" must be "best", "decayed" or "auto"');
+    }
+    out.fileScore = s.fileScore;
+  }
+  for (const key of UNIT_KEYS) {
     const v = s[key];
     if (v === undefined) continue;
     if (typeof v !== 'number' || !(v >= 0 && v <= 1)) {
@@ -112,7 +143,7 @@ export function validateSearchConfig(section: unknown, where: string): SearchCon
     }
     out[key] = v;
   }
-  for (const key of ['expansion', 'anchors', 'focusScoring'] as const) {
+  for (const key of BOOLEAN_KEYS) {
     const v = s[key];
     if (v === undefined) continue;
     if (typeof v !== 'boolean') throw bad(where, `"search.${key}" must be true or false`);
@@ -130,12 +161,19 @@ export function plannerConfigFrom(config: SearchConfig = {}): PlannerConfig {
         ? DEFAULT_SYNONYMS
         : mergeSynonymTables(DEFAULT_SYNONYMS, config.synonyms, config.synonymsMode ?? 'extend'),
     ...(config.fusion === undefined ? {} : { fusion: config.fusion }),
-    ...(config.vectorWeight === undefined ? {} : { vectorWeight: config.vectorWeight }),
-    ...(config.focusMultiplier === undefined ? {} : { focusMultiplier: config.focusMultiplier }),
-    ...(config.expansion === undefined ? {} : { expansion: config.expansion }),
-    ...(config.anchors === undefined ? {} : { anchors: config.anchors }),
-    ...(config.focusScoring === undefined ? {} : { focusScoring: config.focusScoring }),
+    ...(config.fileScore === undefined ? {} : { fileScore: config.fileScore }),
+    ...pick(config, UNIT_KEYS),
+    ...pick(config, BOOLEAN_KEYS),
   };
+}
+
+function pick<K extends keyof SearchConfig>(
+  config: SearchConfig,
+  keys: readonly K[],
+): Partial<Pick<SearchConfig, K>> {
+  const out: Partial<Pick<SearchConfig, K>> = {};
+  for (const k of keys) if (config[k] !== undefined) out[k] = config[k];
+  return out;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -45,6 +45,22 @@ export interface SearchRequest {
   anchors?: boolean;
   /** Demote results out of focus (test files for implementation questions, and the reverse); default true. */
   focusScoring?: boolean;
+  /** Boost the chunk defining a symbol the query names; default true. */
+  definitions?: boolean;
+  /** Cut environment reports and issue-template text out of the query before searching; default true. */
+  boilerplate?: boolean;
+  /** Focus inference ignores pasted material (boilerplate, code blocks, a long report's body); default true. */
+  reportFocus?: boolean;
+  /** Demote prose docs (.md, .rst, .txt) for implementation questions that do not ask for docs; default true. */
+  docDemotion?: boolean;
+  /** With collapseFiles: a file's score from its best chunk ('best'), best plus decayed next chunks ('decayed'), or decayed for long queries only ('auto'). */
+  fileScore?: 'best' | 'decayed' | 'auto';
+  /**
+   * false: every planner feature off (no expansion, anchors, definition
+   * boost, focus, rewrite; linear fusion; files by best chunk). Options set
+   * explicitly in the same request still apply.
+   */
+  planning?: boolean;
   /** Synonyms merged over the engine's table (default and repository config) for this request. */
   synonyms?: SynonymTable;
   /** 'extend' (default) appends to a word's synonyms, 'replace' replaces them. */

@@ -64,7 +64,12 @@ describe('codesift eval (CLI, end to end)', () => {
     const report = JSON.parse(r.stdout);
     assert.equal(report.mode, 'repo');
     assert.equal(report.queryField, 'query');
-    assert.deepEqual(report.engine, { vectors: false, embedder: null, fusion: 'default' });
+    assert.deepEqual(report.engine, {
+      vectors: false,
+      embedder: null,
+      fusion: 'default',
+      switches: {},
+    });
     assert.equal(report.baseline.name, 'bm25');
     for (const system of ['codesift', 'bm25']) {
       const s = report.overall[system];

@@ -50,3 +50,24 @@ test('the reason names the cue', () => {
   assert.match(inferFocus(parseQuery('how does the scanner work')).reason, /how does/);
   assert.match(inferFocus(parseQuery('scanner')).reason, /^default/);
 });
+
+test('pasted material in a bug report is not a cue (reports on, the default)', () => {
+  const env = '\n\nINSTALLED VERSIONS\ncommit: None\nnumpy: 1.19.4\npandas: 1.1.4\npytest: 6.2.1\n';
+  const report = `Dataset.update loses the chunking of dask arrays${env}`;
+  assert.equal(focus(report), 'implementation');
+  // Off: the version line's "pytest" decides, as before.
+  assert.equal(inferFocus(parseQuery(report), { reports: false }).focus, 'tests');
+
+  const code = 'Plot fails with hue\n```python\nimport pytest\nassert plot(x) is not None\n```\n';
+  assert.equal(focus(code), 'implementation');
+  assert.equal(focus('>>> import pytest\nwhy does collection fail'), 'implementation');
+
+  const prose = 'word '.repeat(90);
+  const long = `Digest auth sends unquoted qop\n${prose}\nI tested this with two servers and a mock.`;
+  assert.equal(focus(long), 'implementation');
+  assert.equal(inferFocus(parseQuery(long), { reports: false }).focus, 'tests');
+  // A test word in the lead of a long report still decides.
+  assert.equal(focus(`test_merge fails on empty input\n${prose}`), 'tests');
+  // Short multi-line questions are read whole.
+  assert.equal(focus('where is the walker\nand how is it tested'), 'tests');
+});

@@ -22,7 +22,19 @@
  *    still show up, at half score.
  * Words inside stack traces are not cues: a pasted trace mentions `test`
  * frames without the user asking about tests.
+ *
+ * With `reports` on (the default), pasted material is not a cue either,
+ * since it is what the user saw, not what they ask for:
+ * - words inside boilerplate (an environment report's `pytest: 7.1`, an
+ *   issue template's comments; see query/boilerplate.ts);
+ * - words inside fenced code blocks and `>>>` / `$` console lines (an
+ *   example's `import pytest`, `assert x == y`);
+ * - in a long multi-line report (LONG_REPORT_CHARS or more), test words
+ *   after the lead: the first line is the report's summary, and "I tested
+ *   with 2.1" or "the spec says" further down describes how the user
+ *   tried, not where to look. A test word in the lead still decides.
  */
+import { type BoilerplateBlock, findBoilerplate, insideBoilerplate } from '../query/boilerplate.js';
 import { IDENTIFIER_SHAPES } from '../query/shape.js';
 import type { ParsedQuery, TermNode } from '../query/types.js';
 import { isTestPath } from './test-files.js';
@@ -145,18 +157,74 @@ function wordsOf(t: TermNode): string[] {
     .filter((w) => w !== '');
 }
 
+/** A multi-line query at least this long is a report: only its lead line asks about tests. */
+export const LONG_REPORT_CHARS = 400;
+
+export interface InferFocusOptions {
+  /** Ignore pasted material as cues (boilerplate, code blocks, a long report's body); default true. */
+  reports?: boolean;
+}
+
+/** Spans of fenced code blocks and console lines (`>>> x`, `$ cmd`, `In [1]:`). */
+function pastedSpans(input: string): BoilerplateBlock[] {
+  const out: BoilerplateBlock[] = [];
+  const fence = /^[ \t]*(?:```|~~~)/gm;
+  let open: number | null = null;
+  for (let m = fence.exec(input); m !== null; m = fence.exec(input)) {
+    if (open === null) open = m.index;
+    else {
+      const nl = input.indexOf('\n', m.index);
+      out.push({ kind: 'comment', start: open, end: nl === -1 ? input.length : nl, lines: 0 });
+      open = null;
+    }
+  }
+  if (open !== null) out.push({ kind: 'comment', start: open, end: input.length, lines: 0 });
+  const consoleLine = /^[ \t]*(?:>>>|\.\.\.|\$|In \[\d+\]:|Out\[\d+\]:)[^\n]*/gm;
+  for (let m = consoleLine.exec(input); m !== null; m = consoleLine.exec(input)) {
+    out.push({ kind: 'comment', start: m.index, end: m.index + m[0].length, lines: 1 });
+  }
+  return out;
+}
+
+function mergeSpans(spans: BoilerplateBlock[]): BoilerplateBlock[] {
+  const sorted = [...spans].sort((a, b) => a.start - b.start);
+  const out: BoilerplateBlock[] = [];
+  for (const s of sorted) {
+    const prev = out[out.length - 1];
+    if (prev !== undefined && s.start <= prev.end) prev.end = Math.max(prev.end, s.end);
+    else out.push({ ...s });
+  }
+  return out;
+}
+
 /** Infers the focus of a parsed query (see the module comment for the rules). */
-export function inferFocus(query: ParsedQuery): FocusResult {
+export function inferFocus(query: ParsedQuery, options: InferFocusOptions = {}): FocusResult {
   if (query.terms.length === 0) return { focus: 'all', reason: 'empty query' };
-  const userTerms = query.terms.filter((t) => t.trace === undefined);
+  let userTerms = query.terms.filter((t) => t.trace === undefined);
+  // Where the lead ends: test words after it do not count in a long report.
+  let leadEnd = Number.POSITIVE_INFINITY;
+  if (options.reports !== false) {
+    const input = query.input;
+    const pasted = mergeSpans([...findBoilerplate(input), ...pastedSpans(input)]);
+    if (pasted.length > 0) userTerms = userTerms.filter((t) => !insideBoilerplate(pasted, t.start));
+    const firstBreak = input.trim() === '' ? -1 : input.indexOf('\n', input.search(/\S/));
+    if (input.length >= LONG_REPORT_CHARS && firstBreak !== -1) leadEnd = firstBreak;
+  }
   const words: string[] = [];
-  for (const t of userTerms) words.push(...wordsOf(t));
+  const inLead: boolean[] = [];
+  for (const t of userTerms) {
+    for (const w of wordsOf(t)) {
+      words.push(w);
+      inLead.push(t.start < leadEnd);
+    }
+  }
 
   let testWord: string | null = null;
   let implWord: string | null = null;
   let weakImpl: string | null = null;
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
+    if (TEST_WORDS.has(w) && !inLead[i]) continue;
     if (TEST_WORDS.has(w)) {
       const negated =
         (i > 0 && NEGATIONS.has(words[i - 1]!)) || (i > 1 && NEGATIONS.has(words[i - 2]!));
@@ -171,7 +239,7 @@ export function inferFocus(query: ParsedQuery): FocusResult {
     }
   }
   const testIdent = userTerms.find(
-    (t) => !t.stop && IDENTIFIER_SHAPES.has(t.shape) && isTestIdentifier(t),
+    (t) => !t.stop && t.start < leadEnd && IDENTIFIER_SHAPES.has(t.shape) && isTestIdentifier(t),
   );
 
   if (testWord && implWord) {

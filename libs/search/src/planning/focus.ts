@@ -6,37 +6,111 @@
  * wrong guess demotes, never hides). An explicit focus in the request
  * overrides inference; 'all' changes nothing. Test files are recognised by
  * path and language conventions (@codesift/analysis isTestPath).
+ *
+ * Prose documentation (.md, .rst, .txt, .adoc) restates a feature in the
+ * words users use, so it outranks the code on keyword overlap alone. For
+ * an implementation question that does not ask about documentation, prose
+ * files are multiplied by the doc multiplier (DEFAULT_DOC_MULTIPLIER);
+ * a question naming docs ("readme", "documentation", "changelog", ...)
+ * or a test focus leaves them alone.
  */
 import { type Focus, inferFocus, isTestPath, type ParsedQuery } from '@codesift/analysis';
 import type { QueryPlan } from './types.js';
 
 export const DEFAULT_FOCUS_MULTIPLIER = 0.5;
+export const DEFAULT_DOC_MULTIPLIER = 0.7;
+
+/** Extensions of prose documentation. */
+export const PROSE_EXTENSIONS: ReadonlySet<string> = new Set([
+  '.md',
+  '.markdown',
+  '.mdx',
+  '.rst',
+  '.txt',
+  '.adoc',
+  '.asciidoc',
+  '.rdoc',
+]);
+
+/** Words that ask for documentation itself (lowercase). */
+export const DOC_WORDS: ReadonlySet<string> = new Set([
+  'doc',
+  'docs',
+  'documentation',
+  'documented',
+  'document',
+  'readme',
+  'changelog',
+  'changes',
+  'history',
+  'guide',
+  'tutorial',
+  'docstring',
+  'rst',
+  'markdown',
+  'manual',
+]);
+
+export function isProsePath(path: string): boolean {
+  const base = path.slice(path.lastIndexOf('/') + 1).toLowerCase();
+  const dot = base.lastIndexOf('.');
+  return dot > 0 && PROSE_EXTENSIONS.has(base.slice(dot));
+}
+
+function asksForDocs(parsed: ParsedQuery): string | null {
+  for (const t of parsed.terms) {
+    if (t.trace !== undefined) continue;
+    for (const w of t.value.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+      if (DOC_WORDS.has(w)) return w;
+    }
+    if (t.shape === 'path' && isProsePath(t.value)) return t.value;
+  }
+  return null;
+}
+
+export interface FocusSettings {
+  scoring: boolean;
+  multiplier: number;
+  reports: boolean;
+  /** The doc multiplier when doc demotion is on, else 1. */
+  docMultiplier: number;
+}
 
 export function planFocus(
   parsed: ParsedQuery,
   explicit: Focus | undefined,
-  scoring: boolean,
-  multiplier: number,
+  settings: FocusSettings,
 ): QueryPlan['focus'] {
-  const inferred = explicit === undefined ? inferFocus(parsed) : null;
+  const inferred =
+    explicit === undefined ? inferFocus(parsed, { reports: settings.reports }) : null;
   const focus = explicit ?? inferred!.focus;
+  let docMultiplier = 1;
+  let reason = inferred ? inferred.reason : `set by the request (${explicit})`;
+  if (settings.scoring && focus === 'implementation' && settings.docMultiplier !== 1) {
+    const docWord = asksForDocs(parsed);
+    if (docWord === null) docMultiplier = settings.docMultiplier;
+    else reason += `; asks for docs ("${docWord}"), prose not demoted`;
+  }
   return {
     focus,
     source: explicit === undefined ? 'inferred' : 'request',
-    reason: inferred ? inferred.reason : `set by the request (${explicit})`,
-    scoring: scoring && focus !== 'all' && multiplier !== 1,
-    outOfFocusMultiplier: multiplier,
+    reason,
+    scoring: settings.scoring && focus !== 'all' && settings.multiplier !== 1,
+    outOfFocusMultiplier: settings.multiplier,
+    reports: settings.reports,
+    docMultiplier,
   };
 }
 
-/** The multiplier for one result: 1 in focus (or with scoring off), the plan's multiplier out of it. */
+/** The multiplier for one result: 1 in focus (or with scoring off), the plan's multipliers out of it. */
 export function focusMultiplier(
   focus: QueryPlan['focus'],
   path: string,
   language?: string,
 ): number {
-  if (!focus.scoring) return 1;
+  const doc = focus.docMultiplier !== 1 && isProsePath(path) ? focus.docMultiplier : 1;
+  if (!focus.scoring) return doc;
   const test = isTestPath(path, language);
   const inFocus = focus.focus === 'tests' ? test : !test;
-  return inFocus ? 1 : focus.outOfFocusMultiplier;
+  return (inFocus ? 1 : focus.outOfFocusMultiplier) * doc;
 }

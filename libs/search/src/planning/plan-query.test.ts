@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DEFAULT_SYNONYMS, parseQuery } from '@codesift/analysis';
-import { DEFAULT_PLANNER_CONFIG, planQuery } from './plan-query.js';
+import { DEFAULT_PLANNER_CONFIG, NO_PLANNING, planQuery, planText } from './plan-query.js';
 import type { PlannerConfig, PlanOptions, QueryPlan } from './types.js';
 import { EMBED_MAX_CHARS } from './vector-text.js';
 
@@ -106,16 +106,16 @@ describe('planQuery', () => {
     );
   });
 
-  it('fusion: linear 0.7 by default, RRF with its scale, adaptive from specificity', () => {
+  it('fusion: linear 0.4 by default, RRF with its scale, adaptive from specificity', () => {
     const linear = plan('how are edges added');
     assert.deepEqual(linear.fusion, {
       method: 'linear',
       combiner: 'linear',
-      vectorWeight: 0.7,
+      vectorWeight: 0.4,
       rrfK: null,
       scale: 1,
     });
-    assert.equal(plan('how are edges added', { vectorWeight: 0.4 }).fusion.vectorWeight, 0.4);
+    assert.equal(plan('how are edges added', { vectorWeight: 0.6 }).fusion.vectorWeight, 0.6);
     const rrf = plan('how are edges added', { fusion: 'rrf' });
     assert.deepEqual(rrf.fusion, {
       method: 'rrf',
@@ -237,5 +237,51 @@ describe('planQuery', () => {
         assert.deepEqual(JSON.parse(JSON.stringify(p)), p, `${fusion}: ${q.slice(0, 30)}`);
       }
     }
+  });
+});
+
+describe('planText: rewrite and planning switches', () => {
+  const env =
+    'Merge loses attrs\nThe attrs of the result are shared.\n\nINSTALLED VERSIONS\ncommit: None\nnumpy: 1.19.4\npandas: 1.1.4\npytest: 6.2.1\n';
+
+  it('cuts boilerplate before parsing and records it; off keeps the text', () => {
+    const on = planText(env, {}, CONFIG);
+    assert.equal(on.plan.rewrite.boilerplate, true);
+    assert.equal(on.plan.rewrite.removed[0]!.kind, 'environment');
+    assert.equal(on.plan.rewrite.originalChars, env.length);
+    assert.doesNotMatch(on.parsed.text, /numpy/);
+    assert.equal(on.plan.focus.focus, 'implementation');
+    assert.match(on.plan.reasons.join('\n'), /rewrite: cut \d+ chars of environment/);
+    const off = planText(env, { boilerplate: false }, CONFIG);
+    assert.deepEqual(off.plan.rewrite.removed, []);
+    assert.match(off.parsed.text, /numpy/);
+  });
+
+  it('NO_PLANNING turns every planner feature off', () => {
+    const p = planText('where is addEdge defined', NO_PLANNING, CONFIG).plan;
+    assert.equal(p.keyword.expansion, false);
+    assert.equal(p.anchors.enabled, false);
+    assert.equal(p.definitions.enabled, false);
+    assert.deepEqual(p.definitions.identifiers, []);
+    assert.equal(p.focus.scoring, false);
+    assert.equal(p.focus.docMultiplier, 1);
+    assert.equal(p.fusion.method, 'linear');
+    assert.equal(p.rewrite.boilerplate, false);
+    assert.equal(p.files.score, 'best');
+  });
+
+  it('file scores: best by default, auto decays only for long queries', () => {
+    assert.equal(plan('edges', { collapseFiles: true }).files.score, 'best');
+    const long = `Graph import crashes\n${'the importer drops edges '.repeat(30)}`;
+    assert.equal(plan(long, { fileScore: 'auto' }).files.score, 'decayed');
+    assert.equal(plan('edges', { fileScore: 'auto' }).files.score, 'best');
+    assert.equal(plan('edges', { fileScore: 'decayed' }).files.score, 'decayed');
+  });
+
+  it('prose docs are demoted for implementation questions unless docs are asked for', () => {
+    assert.equal(plan('how are edges added').focus.docMultiplier, 0.7);
+    assert.equal(plan('how are edges added', { docDemotion: false }).focus.docMultiplier, 1);
+    assert.equal(plan('readme section on edges').focus.docMultiplier, 1);
+    assert.equal(plan('how is the graph tested').focus.docMultiplier, 1);
   });
 });

@@ -18,11 +18,16 @@
  *   files, at most 4000; anchors are matched over the same number of the
  *   best fused candidates, at most MAX_BOOST_DEPTH.
  */
-import type { ParsedQuery } from '@codesift/analysis';
+import {
+  LONG_REPORT_CHARS,
+  type ParsedQuery,
+  parseQuery,
+  stripBoilerplate,
+} from '@codesift/analysis';
 import { queryIdentifiers } from '../definitions.js';
 import { DEFAULT_RRF_K, DEFAULT_VECTOR_WEIGHT } from '../fusion.js';
 import { ANCHOR_BOOST_SHARE, planAnchors } from './anchors.js';
-import { DEFAULT_FOCUS_MULTIPLIER, planFocus } from './focus.js';
+import { DEFAULT_DOC_MULTIPLIER, DEFAULT_FOCUS_MULTIPLIER, planFocus } from './focus.js';
 import { adaptiveVectorWeight } from './fusion-weights.js';
 import { keywordTerms } from './keyword-terms.js';
 import { hasQueryFilters, mergeFilters } from './merge-filter.js';
@@ -39,6 +44,9 @@ export const COLLAPSE_FACTOR = 3;
 export const MAX_CANDIDATES = 4000;
 /** Most candidates whose content is read for anchor matching. */
 export const MAX_BOOST_DEPTH = 500;
+/** Decayed file scores: weight of a file's i-th next chunk is decay^i, over at most this many chunks. */
+export const DEFAULT_FILE_DECAY = 0.5;
+export const FILE_SCORE_CHUNKS = 3;
 
 export const DEFAULT_PLANNER_CONFIG: Readonly<Omit<PlannerConfig, 'synonyms'>> = Object.freeze({
   fusion: 'linear',
@@ -50,7 +58,66 @@ export const DEFAULT_PLANNER_CONFIG: Readonly<Omit<PlannerConfig, 'synonyms'>> =
   expansion: true,
   anchors: true,
   focusScoring: true,
+  definitions: true,
+  boilerplate: true,
+  reportFocus: true,
+  docDemotion: true,
+  docMultiplier: DEFAULT_DOC_MULTIPLIER,
+  fileScore: 'best',
+  fileDecay: DEFAULT_FILE_DECAY,
 });
+
+/**
+ * Every planner feature off: the engine as it searched before query
+ * planning (the user's words at weight 1, linear fusion at the configured
+ * weight, no boosts, no focus, no rewrite, files by their best chunk).
+ * The reference point for measuring what planning adds.
+ */
+export const NO_PLANNING: Readonly<PlanOptions> = Object.freeze({
+  fusion: 'linear',
+  expansion: false,
+  anchors: false,
+  focusScoring: false,
+  definitions: false,
+  boilerplate: false,
+  reportFocus: false,
+  docDemotion: false,
+  fileScore: 'best',
+});
+
+/**
+ * The user's text in, the parsed query and its plan out: the boilerplate
+ * rewrite (when on), parsing, planning. What the engine runs per search.
+ */
+export function planText(
+  query: string,
+  options: PlanOptions,
+  config: PlannerConfig,
+): { parsed: ParsedQuery; plan: QueryPlan } {
+  const { parsed, rewrite } = rewriteAndParse(query, options, config);
+  return { parsed, plan: planQuery(parsed, options, config, rewrite) };
+}
+
+/** The first half of planText: the boilerplate rewrite (when on) and parsing. */
+export function rewriteAndParse(
+  query: string,
+  options: PlanOptions,
+  config: PlannerConfig,
+): { parsed: ParsedQuery; rewrite: QueryPlan['rewrite'] } {
+  const boilerplate = options.boilerplate ?? config.boilerplate;
+  const stripped = boilerplate ? stripBoilerplate(query) : null;
+  const parsed = parseQuery(stripped?.text ?? query);
+  const rewrite: QueryPlan['rewrite'] = {
+    boilerplate,
+    originalChars: query.length,
+    removed: (stripped?.removed ?? []).map((b) => ({
+      kind: b.kind,
+      lines: b.lines,
+      chars: b.end - b.start,
+    })),
+  };
+  return { parsed, rewrite };
+}
 
 const fmt = (n: number): string => String(Math.round(n * 1000) / 1000);
 
@@ -58,8 +125,20 @@ export function planQuery(
   parsed: ParsedQuery,
   options: PlanOptions,
   config: PlannerConfig,
+  rewrite: QueryPlan['rewrite'] = {
+    boilerplate: false,
+    originalChars: parsed.input.length,
+    removed: [],
+  },
 ): QueryPlan {
   const reasons: string[] = [];
+  if (rewrite.removed.length > 0) {
+    const byKind = new Map<string, number>();
+    for (const r of rewrite.removed) byKind.set(r.kind, (byKind.get(r.kind) ?? 0) + r.chars);
+    reasons.push(
+      `rewrite: cut ${[...byKind].map(([k, n]) => `${n} chars of ${k}`).join(', ')} (of ${rewrite.originalChars}) before parsing`,
+    );
+  }
   const limit = Math.min(
     MAX_LIMIT,
     Math.max(1, Math.floor(options.limit ?? DEFAULT_LIMIT) || DEFAULT_LIMIT),
@@ -148,9 +227,11 @@ export function planQuery(
   }
 
   // Boosts.
-  const identifiers = queryIdentifiers(parsed.text);
-  const definitions = { identifiers, boost: fusion.scale };
-  if (identifiers.length > 0) {
+  const definitionsOn = options.definitions ?? config.definitions;
+  const identifiers = definitionsOn ? queryIdentifiers(parsed.text) : [];
+  const definitions = { enabled: definitionsOn, identifiers, boost: fusion.scale };
+  if (!definitionsOn) reasons.push('definitions: off');
+  else if (identifiers.length > 0) {
     reasons.push(
       `definitions: chunks defining ${identifiers.join(', ')} get +${fmt(fusion.scale)}`,
     );
@@ -167,7 +248,13 @@ export function planQuery(
   }
 
   const focusScoring = options.focusScoring ?? config.focusScoring;
-  const focus = planFocus(parsed, options.focus, focusScoring, config.focusMultiplier);
+  const docDemotion = options.docDemotion ?? config.docDemotion;
+  const focus = planFocus(parsed, options.focus, {
+    scoring: focusScoring,
+    multiplier: config.focusMultiplier,
+    reports: options.reportFocus ?? config.reportFocus,
+    docMultiplier: docDemotion ? config.docMultiplier : 1,
+  });
   const out = focus.focus === 'tests' ? 'non-test files' : 'test files';
   reasons.push(
     `focus: ${focus.focus} (${focus.source === 'request' ? focus.reason : `inferred: ${focus.reason}`})` +
@@ -175,11 +262,30 @@ export function planQuery(
         ? `; ${out} x ${fmt(focus.outOfFocusMultiplier)}`
         : focus.focus === 'all'
           ? ''
-          : '; focus scoring off'),
+          : '; focus scoring off') +
+      (focus.docMultiplier !== 1 ? `; prose docs x ${fmt(focus.docMultiplier)}` : ''),
   );
+
+  const fileMode = options.fileScore ?? config.fileScore;
+  const fileScore =
+    fileMode === 'auto' ? (parsed.text.length >= LONG_REPORT_CHARS ? 'decayed' : 'best') : fileMode;
+  const files: QueryPlan['files'] = {
+    mode: fileMode,
+    score: fileScore,
+    decay: config.fileDecay,
+    maxChunks: FILE_SCORE_CHUNKS,
+  };
+  if (collapseFiles) {
+    reasons.push(
+      fileScore === 'decayed'
+        ? `files: best chunk + ${fmt(config.fileDecay)}^i x the next ${FILE_SCORE_CHUNKS - 1} chunks of the file${fileMode === 'auto' ? ` (auto: a ${parsed.text.length}-char report)` : ''}`
+        : `files: each file at the score of its best chunk${fileMode === 'auto' ? ' (auto: a short query)' : ''}`,
+    );
+  }
 
   return {
     version: 1,
+    rewrite,
     input,
     limit,
     collapseFiles,
@@ -190,6 +296,7 @@ export function planQuery(
     definitions,
     anchors: { enabled: anchorsOn, list, maxBoost },
     focus,
+    files,
     boostDepth: Math.min(depth, MAX_BOOST_DEPTH),
     reasons,
   };

@@ -11,7 +11,8 @@ const planFor = (q: string, o: PlanOptions = {}) => planQuery(parseQuery(q), o, 
 test('"D40" beats "D41" and "Area D" by the anchor boost (hand-computed, linear 0.7/0.3)', () => {
   // IndexFoundry's example: D40 keyword 1.0 / vector 0.7 -> 0.79; D41 0 / 0.85 -> 0.595;
   // Area D 0.5 / 0.6 -> 0.57. Make D41 out-fuse D40 to show the boost decides: D40 0.55, D41 0.9.
-  const plan = planFor('Tell me about D40');
+  // All candidates are prose docs; doc demotion (a uniform x0.7 here) is tested below.
+  const plan = planFor('Tell me about D40', { docDemotion: false });
   const candidates = [
     { id: 'd41', path: 'docs/d41.md', fused: 0.9 },
     { id: 'aread', path: 'docs/area-d.md', fused: 0.57 },
@@ -50,15 +51,23 @@ test('score = (fused + definition + anchor) x focus; ties keep the boosted first
     ['doc', 'edges'],
   ]);
   const out = rescore({ plan, candidates, definitions: new Set(['def']), contents });
-  // def: (0.4 + 1 + 0.5) * 1 = 1.9; test: (1 + 0 + 0.5) * 0.5 = 0.75; doc: 0.2.
+  // def: (0.4 + 1 + 0.5) * 1 = 1.9; test: (1 + 0 + 0.5) * 0.5 = 0.75; doc: 0.2 x 0.7 (prose docs).
   assert.deepEqual(
     out.map((r) => [r.id, r.score, r.definitionBoost, r.anchorBoost, r.focusMultiplier]),
     [
       ['def', 1.9, 1, 0.5, 1],
       ['test', 0.75, 0, 0.5, 0.5],
-      ['doc', 0.2, 0, 0, 1],
+      ['doc', 0.2 * 0.7, 0, 0, 0.7],
     ],
   );
+  // Asking for docs leaves prose alone.
+  const docs = rescore({
+    plan: planFor('where is addEdge documented'),
+    candidates,
+    definitions: new Set(),
+    contents: new Map(),
+  });
+  assert.equal(docs.find((r) => r.id === 'doc')!.focusMultiplier, 1);
   const tie = rescore({
     plan: planFor('addEdge', { focusScoring: false }),
     candidates: [

@@ -4,7 +4,13 @@
  * so a response can explain itself, a test can assert decisions without
  * running any backend, and gRPC can ship it as `plan_json` unchanged.
  */
-import type { ExpansionSource, Focus, SynonymMergeMode, SynonymTable } from '@codesift/analysis';
+import type {
+  BoilerplateKind,
+  ExpansionSource,
+  Focus,
+  SynonymMergeMode,
+  SynonymTable,
+} from '@codesift/analysis';
 import type { FusionMethod, SearchFilter } from '../types.js';
 
 export type { Focus } from '@codesift/analysis';
@@ -35,10 +41,22 @@ export interface PlannedAnchor {
   weight: number;
 }
 
+/** How a file's score is made from its chunks' when results are collapsed to files. */
+/** 'auto': decayed for long queries (LONG_REPORT_CHARS or more after the rewrite), best otherwise. */
+export type FileScoreMode = 'best' | 'decayed' | 'auto';
+
 export interface QueryPlan {
   /** Bumped when the shape changes, for readers of plan_json. */
   version: 1;
+  /** What was cut from the user's text before parsing (see @codesift/analysis stripBoilerplate). */
+  rewrite: {
+    boilerplate: boolean;
+    /** The user's text length, before the cut. */
+    originalChars: number;
+    removed: { kind: BoilerplateKind; lines: number; chars: number }[];
+  };
   input: {
+    /** Length of the text that was parsed (after the rewrite). */
     chars: number;
     /** 0..1, see @codesift/analysis computeSpecificity. */
     specificity: number;
@@ -77,6 +95,7 @@ export interface QueryPlan {
     scale: number;
   };
   definitions: {
+    enabled: boolean;
     /** Code-shaped words looked up in the symbol index; their defining chunks get `boost`. */
     identifiers: string[];
     boost: number;
@@ -95,6 +114,24 @@ export interface QueryPlan {
     scoring: boolean;
     /** Multiplies the score of a result out of focus (test files for 'implementation', others for 'tests'). */
     outOfFocusMultiplier: number;
+    /** Whether pasted material (boilerplate, code blocks, a long report's body) was ignored as a cue. */
+    reports: boolean;
+    /**
+     * Multiplies the score of prose documentation (.md, .rst, .txt, ...) for
+     * an implementation question that does not ask about docs; 1 = off.
+     */
+    docMultiplier: number;
+  };
+  /** Collapsing to files: a file's score from its best chunk, or best plus a decayed share of the next. */
+  files: {
+    /** What was asked for ('auto' included). */
+    mode: FileScoreMode;
+    /** What applies to this query. */
+    score: 'best' | 'decayed';
+    /** Weight of the i-th next chunk is decay^i (decayed mode). */
+    decay: number;
+    /** Chunks per file that count (decayed mode). */
+    maxChunks: number;
   };
   /** Best fused candidates whose content is read for anchor matching. */
   boostDepth: number;
@@ -114,6 +151,11 @@ export interface PlanOptions {
   expansion?: boolean;
   anchors?: boolean;
   focusScoring?: boolean;
+  definitions?: boolean;
+  boilerplate?: boolean;
+  reportFocus?: boolean;
+  docDemotion?: boolean;
+  fileScore?: FileScoreMode;
   keywordOnly?: boolean;
   collapseFiles?: boolean;
   filter?: SearchFilter;
@@ -132,6 +174,17 @@ export interface PlannerConfig {
   expansion: boolean;
   anchors: boolean;
   focusScoring: boolean;
+  /** Boost the chunk defining a symbol the query names. */
+  definitions: boolean;
+  /** Cut environment reports and issue-template text out of the query. */
+  boilerplate: boolean;
+  /** Focus inference ignores pasted material as cues. */
+  reportFocus: boolean;
+  /** Demote prose docs for implementation questions (docMultiplier). */
+  docDemotion: boolean;
+  docMultiplier: number;
+  fileScore: FileScoreMode;
+  fileDecay: number;
 }
 
 export type { SynonymMergeMode, SynonymTable };

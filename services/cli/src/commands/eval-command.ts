@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { CodesiftError } from '@codesift/core';
 import {
   type EvalQuery,
+  type EvalSwitches,
   type EvalTarget,
   formatReport,
   GitDirs,
@@ -14,7 +15,7 @@ import {
 } from '@codesift/eval';
 import { createEmbedderFromEnv, type Embedder } from '@codesift/models';
 import { defaultIndexPath, type IndexProgress } from '@codesift/pipeline';
-import { type FusionMethod, openLocalEngine } from '@codesift/search';
+import { type FusionMode, openLocalEngine } from '@codesift/search';
 import { indexFileFromOption } from '../index-location.js';
 import { type CliIO, EXIT, UsageError } from '../io.js';
 import {
@@ -55,7 +56,24 @@ Options:
   --query-field <field>     query or query_title (default query)
   --limit-queries <n>       only the first n queries of the set
   --no-vectors              keyword-only engine (no embedding model)
-  --fusion <method>         rrf or linear (default: the engine's)
+  --fusion <method>         rrf, linear or adaptive (default: the engine's)
+  --vector-weight <w>       vector weight of linear fusion, 0..1 (default 0.7)
+
+Feature switches (ablations; same semantics as codesift search):
+  --no-planning             every planner feature off: no expansion, anchors,
+                            definition boost, focus, rewrite; linear fusion;
+                            files by their best chunk (a switch given
+                            explicitly still applies, e.g. --fusion)
+  --no-expansion            no synonyms or identifier variants
+  --no-anchor               no boost for exact identifiers, codes, phrases
+  --no-definitions          no boost for the chunk defining a named symbol
+  --no-focus                no focus scoring (tests, docs and code alike)
+  --no-report-focus         focus inference also reads pasted material
+  --no-doc-demotion         prose docs not demoted for implementation questions
+  --no-boilerplate          keep environment reports and template text in the query
+  --file-score <mode>       best, decayed or auto: a file's score from its best
+                            chunk, or best plus a decayed share of its next
+                            chunks; auto: decayed for long (report) queries
   --no-baseline             skip the BM25 baseline
   --json                    print the full report as JSON (with per-query ranks)
   -q, --quiet               no progress on stderr
@@ -82,6 +100,16 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       'limit-queries': { type: 'string' },
       'no-vectors': { type: 'boolean', default: false },
       fusion: { type: 'string' },
+      'vector-weight': { type: 'string' },
+      'no-planning': { type: 'boolean', default: false },
+      'no-expansion': { type: 'boolean', default: false },
+      'no-anchor': { type: 'boolean', default: false },
+      'no-definitions': { type: 'boolean', default: false },
+      'no-focus': { type: 'boolean', default: false },
+      'no-report-focus': { type: 'boolean', default: false },
+      'no-doc-demotion': { type: 'boolean', default: false },
+      'no-boilerplate': { type: 'boolean', default: false },
+      'file-score': { type: 'string' },
       'no-baseline': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       quiet: { type: 'boolean', short: 'q', default: false },
@@ -106,9 +134,34 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (queryField !== 'query' && queryField !== 'query_title') {
     throw new UsageError(`--query-field must be query or query_title, got ${queryField}`);
   }
-  const fusion = values.fusion as FusionMethod | undefined;
-  if (fusion !== undefined && fusion !== 'rrf' && fusion !== 'linear') {
-    throw new UsageError(`--fusion must be rrf or linear, got ${fusion}`);
+  const fusion = values.fusion as FusionMode | undefined;
+  if (fusion !== undefined && fusion !== 'rrf' && fusion !== 'linear' && fusion !== 'adaptive') {
+    throw new UsageError(`--fusion must be rrf, linear or adaptive, got ${fusion}`);
+  }
+  const switches: EvalSwitches = {};
+  if (values['no-planning']) switches.planning = false;
+  if (values['no-expansion']) switches.expansion = false;
+  if (values['no-anchor']) switches.anchors = false;
+  if (values['no-definitions']) switches.definitions = false;
+  if (values['no-focus']) switches.focusScoring = false;
+  if (values['no-report-focus']) switches.reportFocus = false;
+  if (values['no-doc-demotion']) switches.docDemotion = false;
+  if (values['no-boilerplate']) switches.boilerplate = false;
+  const fileScore = values['file-score'];
+  if (fileScore !== undefined) {
+    if (fileScore !== 'best' && fileScore !== 'decayed' && fileScore !== 'auto') {
+      throw new UsageError(`--file-score must be best, decayed or auto, got ${fileScore}`);
+    }
+    switches.fileScore = fileScore;
+  }
+  if (values['vector-weight'] !== undefined) {
+    const w = Number(values['vector-weight']);
+    if (!(w >= 0 && w <= 1)) {
+      throw new UsageError(
+        `--vector-weight must be a number from 0 to 1, got ${values['vector-weight']}`,
+      );
+    }
+    switches.vectorWeight = w;
   }
   let limit: number | undefined;
   if (values['limit-queries'] !== undefined) {
@@ -185,6 +238,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       openEngine: (indexPath) =>
         openLocalEngine({ indexPath, embedder: embedder ?? null, env: io.env, fusion }),
       fusion,
+      switches,
       baseline: !values['no-baseline'],
       setPath: path.relative(io.cwd, setPath) || setPath,
       log,
