@@ -64,7 +64,7 @@ test('coverage is the matched share of the anchor weights', () => {
 });
 
 test('anchors come from the parse: phrases, identifiers, codes, trace names at half weight', () => {
-  assert.deepEqual(planAnchors(parseQuery('where is the pump')), []);
+  assert.deepEqual(planAnchors(parseQuery('the pump')), []);
   const trace = planAnchors(
     parseQuery(
       'Traceback (most recent call last):\n  File "app/io.py", line 3, in load_rows\nValueError: bad row',
@@ -75,4 +75,40 @@ test('anchors come from the parse: phrases, identifiers, codes, trace names at h
   assert.ok(trace.some((a) => a.kind === 'path' && a.text === 'app/io.py'));
   const many = Array.from({ length: 40 }, (_, i) => `Name${i}Thing`).join(' ');
   assert.equal(planAnchors(parseQuery(many)).length, MAX_ANCHORS);
+});
+
+test('a short one-line query without anchors of its own is anchored whole', () => {
+  const msg = planAnchors(parseQuery('the session expired before the upload finished'));
+  assert.deepEqual(msg, [
+    {
+      text: 'the session expired before the upload finished',
+      kind: 'phrase',
+      caseSensitive: false,
+      weight: 1,
+    },
+  ]);
+  const m = compileAnchor(msg[0]!);
+  assert.equal(
+    m.test("throw new Error('The session expired before the\n    upload finished');", 'a.ts'),
+    true,
+  );
+  assert.equal(m.test('the session expired, before the upload finished', 'a.ts'), false);
+  // Its own anchors win: the identifier is the anchor, not the sentence.
+  assert.deepEqual(
+    planAnchors(parseQuery('where is OllamaEmbedder created')).map((a) => a.text),
+    ['OllamaEmbedder'],
+  );
+  // Too short, too long, several lines, or filters only: no whole-query anchor.
+  assert.deepEqual(planAnchors(parseQuery('pump speed')), []);
+  assert.deepEqual(
+    planAnchors(
+      parseQuery('one two three four five six seven eight nine ten eleven twelve thirteen'),
+    ),
+    [],
+  );
+  assert.deepEqual(planAnchors(parseQuery('first line here\nsecond line here')), []);
+  assert.deepEqual(
+    planAnchors(parseQuery('lang:go pump speed')).map((a) => a.text),
+    [],
+  );
 });

@@ -45,8 +45,38 @@ export const ANCHOR_BOOST_SHARE = 0.5;
 export const MAX_ANCHORS = 16;
 export const TRACE_ANCHOR_WEIGHT = 0.5;
 
+/** Bounds of a short one-line query that is itself anchored as a phrase. */
+export const WHOLE_QUERY_MIN_WORDS = 3;
+export const WHOLE_QUERY_MAX_WORDS = 12;
+export const WHOLE_QUERY_MAX_CHARS = 160;
+
+/**
+ * A short, single-line query of a few words is often a pasted message
+ * ("the session expired before the upload finished"): the code that emits it holds
+ * those words verbatim, and nothing else does. So the whole query is also an
+ * anchor (case-insensitive, whitespace-flexible) when the query has no
+ * anchors of its own (identifiers, codes, quoted phrases). A question ("how are files skipped") rarely occurs
+ * verbatim, so it costs nothing but a regex test over the candidates.
+ */
+export function wholeQueryAnchor(parsed: ParsedQuery): PlannedAnchor | null {
+  const text = parsed.text.trim();
+  if (parsed.isIdentifierOnly || parsed.hasTrace || text.includes('\n')) return null;
+  if (text.length > WHOLE_QUERY_MAX_CHARS) return null;
+  if (parsed.nodes.some((n) => n.kind === 'phrase')) return null;
+  const words = text.split(/\s+/).length;
+  if (words < WHOLE_QUERY_MIN_WORDS || words > WHOLE_QUERY_MAX_WORDS) return null;
+  return { text, kind: 'phrase', caseSensitive: false, weight: 1 };
+}
+
 /** The anchors of a parsed query, in its order (phrases first, as ParsedQuery.anchors lists them). */
 export function planAnchors(parsed: ParsedQuery): PlannedAnchor[] {
+  const typed = planTypedAnchors(parsed);
+  if (typed.length > 0) return typed;
+  const whole = wholeQueryAnchor(parsed);
+  return whole ? [whole] : [];
+}
+
+function planTypedAnchors(parsed: ParsedQuery): PlannedAnchor[] {
   const phrases = new Set(
     parsed.nodes.filter((n): n is PhraseNode => n.kind === 'phrase').map((n) => n.value.trim()),
   );
