@@ -9,7 +9,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 
 function onPath(bin) {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter).concat(['/usr/sbin', '/usr/local/sbin'])) {
+  for (const dir of (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .concat(['/usr/sbin', '/usr/local/sbin'])) {
     if (dir && existsSync(path.join(dir, bin))) return path.join(dir, bin);
   }
   return null;
