@@ -1,0 +1,311 @@
+// The typed consumer loop one service replica runs for its stage: pull from
+// the stage's durable consumer, decode, run the handler, ack only after the
+// handler (the durable write) resolved, retry with backoff, dead-letter what
+// can never succeed.
+import type { Consumer, JetStreamClient, JsMsg } from '@nats-io/jetstream';
+import type { MsgHdrs } from '@nats-io/transport-node';
+import { DecodeError, decodeWork, type WorkMessage } from './codec.js';
+import { publishDeadLetter } from './dead-letter.js';
+import { HEADER } from './headers.js';
+import { WORK_QUEUES, type WorkQueue } from './subjects.js';
+import { childTrace, newRootTrace, parseTraceparent, type TraceContext } from './trace-context.js';
+
+export interface HandlerContext {
+  readonly queue: WorkQueue;
+  /** The consuming stage (durable consumer name). */
+  readonly stage: string;
+  readonly subject: string;
+  readonly jobId: string;
+  /** 1 on first delivery. */
+  readonly deliveries: number;
+  /** Handler attempts allowed before dead-letter. */
+  readonly maxAttempts: number;
+  /**
+   * This stage's span: same trace as the incoming message, new span id.
+   * Pass it as `traceparent` when publishing follow-up messages.
+   */
+  readonly trace: TraceContext;
+  /** Span id of the publisher, when the message carried a trace. */
+  readonly parentSpanId: string | undefined;
+  readonly headers: MsgHdrs | undefined;
+  /** Extends the ack deadline now (the loop also does this on a timer). */
+  working(): void;
+}
+
+export type Handler<Q extends WorkQueue> = (
+  message: WorkMessage<Q>,
+  ctx: HandlerContext,
+) => Promise<void>;
+
+export interface ConsumeOptions {
+  /** Most messages asked for in one pull; default 16. */
+  batch?: number;
+  /** Most handlers running at once in this process; default `batch`. */
+  maxInFlight?: number;
+  /** Aborting stops the loop gracefully, like stop(). */
+  signal?: AbortSignal;
+  /**
+   * Nak delay after a failed attempt n (index n-1; the last value repeats).
+   * Default 1 s, 5 s, 15 s, 30 s.
+   */
+  retryBackoffMs?: number[];
+  /** Interval of working() heartbeats while a handler runs; default ack_wait / 3. */
+  heartbeatMs?: number;
+  /** How long one pull request waits for messages; default 5 s (min 1 s). */
+  pullExpiresMs?: number;
+  /** Told about failures the loop handles itself (handler errors, pull errors). */
+  onError?: (err: unknown, where: 'handler' | 'pull' | 'dead-letter' | 'ack') => void;
+}
+
+export interface ConsumeStats {
+  received: number;
+  acked: number;
+  retried: number;
+  deadLettered: number;
+  inFlight: number;
+  /** Highest number of handlers that ran at once. */
+  peakInFlight: number;
+}
+
+export interface Consumption {
+  readonly stats: Readonly<ConsumeStats>;
+  /** Stops pulling, lets in-flight handlers finish (and ack), then resolves. */
+  stop(): Promise<void>;
+  /** Resolves when the loop has ended (stop, abort, or the connection closed). */
+  readonly closed: Promise<void>;
+}
+
+const DEFAULT_BACKOFF_MS = [1000, 5000, 15_000, 30_000];
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+function isConnectionClosed(err: unknown): boolean {
+  return err instanceof Error && /closed/i.test(err.message) && /connection/i.test(err.message);
+}
+
+/**
+ * Starts consuming `queue` as its stage's durable consumer; resolves once
+ * bound. Every replica calling this shares the work (queue-group semantics).
+ */
+export async function consume<Q extends WorkQueue>(
+  js: JetStreamClient,
+  queue: Q,
+  handler: Handler<Q>,
+  opts: ConsumeOptions = {},
+): Promise<Consumption> {
+  const def = WORK_QUEUES[queue];
+  const consumer = await js.consumers.get(def.stream, def.durable);
+  const { config } = await consumer.info(true);
+  const ackWaitMs = Math.max(1, Math.round((config.ack_wait ?? 30e9) / 1e6));
+  // The server allows one delivery more than the handler attempts (see
+  // consumerConfig); a consumer set up elsewhere without a limit retries forever.
+  const serverMax = config.max_deliver ?? -1;
+  const maxAttempts =
+    serverMax > 1 ? serverMax - 1 : serverMax === 1 ? 1 : Number.POSITIVE_INFINITY;
+  const loop = new ConsumerLoop(js, consumer, queue, handler, opts, ackWaitMs, maxAttempts);
+  loop.start();
+  return loop;
+}
+
+class ConsumerLoop<Q extends WorkQueue> implements Consumption {
+  readonly stats: ConsumeStats = {
+    received: 0,
+    acked: 0,
+    retried: 0,
+    deadLettered: 0,
+    inFlight: 0,
+    peakInFlight: 0,
+  };
+  closed!: Promise<void>;
+  private stopping = false;
+  private readonly inFlight = new Set<Promise<void>>();
+  private wake: (() => void) | undefined;
+  private readonly batch: number;
+  private readonly maxInFlight: number;
+  private readonly backoff: number[];
+  private readonly heartbeatMs: number;
+  private readonly expires: number;
+  private readonly def;
+
+  constructor(
+    private readonly js: JetStreamClient,
+    private readonly consumer: Consumer,
+    private readonly queue: Q,
+    private readonly handler: Handler<Q>,
+    private readonly opts: ConsumeOptions,
+    ackWaitMs: number,
+    private readonly maxAttempts: number,
+  ) {
+    this.def = WORK_QUEUES[queue];
+    this.batch = Math.max(1, opts.batch ?? 16);
+    this.maxInFlight = Math.max(1, opts.maxInFlight ?? this.batch);
+    this.backoff = opts.retryBackoffMs?.length ? opts.retryBackoffMs : DEFAULT_BACKOFF_MS;
+    this.heartbeatMs = Math.max(100, opts.heartbeatMs ?? Math.floor(ackWaitMs / 3));
+    this.expires = Math.max(1000, opts.pullExpiresMs ?? 5000);
+  }
+
+  start(): void {
+    const signal = this.opts.signal;
+    if (signal) {
+      if (signal.aborted) this.stopping = true;
+      else signal.addEventListener('abort', () => void this.stop(), { once: true });
+    }
+    this.closed = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    await this.closed;
+  }
+
+  private async run(): Promise<void> {
+    let pullFailures = 0;
+    while (!this.stopping) {
+      // In-process back-pressure: only ask for as many messages as there are
+      // free handler slots, so nothing waits in a client buffer while its ack
+      // deadline runs.
+      while (this.inFlight.size >= this.maxInFlight && !this.stopping) {
+        await new Promise<void>((resolve) => {
+          this.wake = resolve;
+        });
+        this.wake = undefined;
+      }
+      if (this.stopping) break;
+      const want = Math.min(this.batch, this.maxInFlight - this.inFlight.size);
+      try {
+        const messages = await this.consumer.fetch({ max_messages: want, expires: this.expires });
+        for await (const m of messages) {
+          // A pull already granted when stop() was called still delivers;
+          // hand those messages straight back rather than letting them wait
+          // out the ack deadline.
+          if (this.stopping) m.nak();
+          else this.dispatch(m);
+        }
+        pullFailures = 0;
+      } catch (err) {
+        if (isConnectionClosed(err)) break;
+        this.opts.onError?.(err, 'pull');
+        pullFailures++;
+        await this.sleep(Math.min(5000, 100 * 2 ** Math.min(pullFailures, 6)));
+      }
+    }
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(t);
+        resolve();
+      };
+    }).finally(() => {
+      this.wake = undefined;
+    });
+  }
+
+  private dispatch(m: JsMsg): void {
+    this.stats.received++;
+    const p: Promise<void> = this.process(m).finally(() => {
+      this.inFlight.delete(p);
+      this.stats.inFlight = this.inFlight.size;
+      this.wake?.();
+    });
+    this.inFlight.add(p);
+    this.stats.inFlight = this.inFlight.size;
+    this.stats.peakInFlight = Math.max(this.stats.peakInFlight, this.inFlight.size);
+  }
+
+  private async process(m: JsMsg): Promise<void> {
+    const deliveries = m.info.deliveryCount;
+    let message: WorkMessage<Q>;
+    try {
+      message = decodeWork(this.queue, m.data);
+    } catch (err) {
+      // Redelivering bytes that cannot decode would fail the same way every time.
+      const reason = err instanceof DecodeError ? err.message : `decode: ${errorText(err)}`;
+      return this.deadLetter(m, reason, deliveries);
+    }
+    if (deliveries > this.maxAttempts) {
+      return this.deadLetter(
+        m,
+        `max deliveries: ${this.maxAttempts} attempt(s) ended without ack (handler crashed or timed out)`,
+        deliveries,
+      );
+    }
+    const incoming = parseTraceparent(
+      m.headers?.get(HEADER.traceparent),
+      m.headers?.get(HEADER.tracestate) || undefined,
+    );
+    const ctx: HandlerContext = {
+      queue: this.queue,
+      stage: this.def.durable,
+      subject: m.subject,
+      jobId: (message as { jobId: string }).jobId,
+      deliveries,
+      maxAttempts: this.maxAttempts,
+      trace: incoming ? childTrace(incoming) : newRootTrace(),
+      parentSpanId: incoming?.spanId,
+      headers: m.headers,
+      working: () => m.working(),
+    };
+    const heartbeat = setInterval(() => {
+      try {
+        m.working();
+      } catch {
+        // Connection gone: the server will redeliver, so stop beating.
+        clearInterval(heartbeat);
+      }
+    }, this.heartbeatMs);
+    // A heartbeat alone must not keep a process alive that is shutting down.
+    heartbeat.unref();
+    try {
+      await this.handler(message, ctx);
+    } catch (err) {
+      clearInterval(heartbeat);
+      this.opts.onError?.(err, 'handler');
+      const reason = `handler: ${errorText(err)}`;
+      if (deliveries >= this.maxAttempts) return this.deadLetter(m, reason, deliveries);
+      const delay = this.backoff[Math.min(deliveries - 1, this.backoff.length - 1)] ?? 0;
+      return this.settle(() => m.nak(delay), 'retried');
+    }
+    clearInterval(heartbeat);
+    this.settle(() => m.ack(), 'acked');
+  }
+
+  private settle(fn: () => void, stat: 'acked' | 'retried' | 'deadLettered'): void {
+    try {
+      fn();
+      this.stats[stat]++;
+    } catch (err) {
+      // The connection closed under us: the message stays unacked and is
+      // redelivered after ack_wait, which idempotent handlers tolerate.
+      this.opts.onError?.(err, 'ack');
+    }
+  }
+
+  private async deadLetter(m: JsMsg, reason: string, deliveries: number): Promise<void> {
+    try {
+      await publishDeadLetter(this.js, {
+        subject: m.subject,
+        stage: this.def.durable,
+        reason,
+        deliveries,
+        payload: m.data,
+        headers: m.headers,
+      });
+    } catch (err) {
+      // Never drop a message we could not record: leave it for another try.
+      this.opts.onError?.(err, 'dead-letter');
+      this.settle(() => m.nak(this.backoff[0] ?? 1000), 'retried');
+      return;
+    }
+    // The dead letter is stored, so the message is done here: ack, not
+    // term(), because nats-server 2.9 keeps a terminated message in a
+    // work-queue stream forever, where only an ack removes it.
+    this.settle(() => m.ack(), 'deadLettered');
+  }
+}

@@ -1,0 +1,17 @@
+export {
+  type FakeCollection,
+  type FakeQdrant,
+  type FakeQdrantOptions,
+  type RecordedRequest,
+  startFakeQdrant,
+} from './fake-qdrant.js';
+export { MINIMAL_QDRANT_OPENAPI } from './minimal-schema.js';
+export {
+  createValidator,
+  type HttpRequestShape,
+  loadValidator,
+  type OpenApiDoc,
+  type RequestValidator,
+  toJsonSchema,
+  type ValidationResult,
+} from './openapi-validator.js';
