@@ -1,0 +1,56 @@
+// Service configuration comes from the environment only, so the same binary
+// runs under `npm run cluster`, docker-compose and Kubernetes unchanged.
+import path from 'node:path';
+import { CodesiftError } from '@codesift/core';
+
+export interface ServiceConfig {
+  /** Name in logs, NATS connection name and job events (e.g. `chunker`). */
+  readonly service: string;
+  /** NATS_URL; default nats://127.0.0.1:4222 (a dev nats-server on this machine). */
+  readonly natsUrl: string;
+  /** CODESIFT_INDEX: absolute path of the SQLite index file, when the service needs one. */
+  readonly indexPath: string | undefined;
+  /**
+   * CODESIFT_PULL_EXPIRES_MS: how long one pull waits for work. Shutdown
+   * waits for the pending pull, so short pulls mean a quick Ctrl-C; default 1000.
+   */
+  readonly pullExpiresMs: number;
+  /** CODESIFT_CONNECT_ATTEMPTS: connection tries before giving up; default 30. */
+  readonly connectAttempts: number;
+}
+
+export const DEFAULT_NATS_URL = 'nats://127.0.0.1:4222';
+
+function positiveInt(env: NodeJS.ProcessEnv, key: string, fallback: number): number {
+  const raw = env[key]?.trim();
+  if (!raw) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) {
+    throw new CodesiftError('INVALID_ARGUMENT', `${key} must be a positive integer, not '${raw}'`);
+  }
+  return n;
+}
+
+export function readServiceConfig(
+  service: string,
+  env: NodeJS.ProcessEnv = process.env,
+): ServiceConfig {
+  const index = env.CODESIFT_INDEX?.trim();
+  return {
+    service,
+    natsUrl: env.NATS_URL?.trim() || DEFAULT_NATS_URL,
+    indexPath: index ? path.resolve(index) : undefined,
+    pullExpiresMs: positiveInt(env, 'CODESIFT_PULL_EXPIRES_MS', 1000),
+    connectAttempts: positiveInt(env, 'CODESIFT_CONNECT_ATTEMPTS', 30),
+  };
+}
+
+/** The index path, or a clear error for a service that cannot run without one. */
+export function requireIndexPath(config: ServiceConfig): string {
+  if (!config.indexPath) {
+    throw new CodesiftError('INVALID_ARGUMENT', `${config.service} needs CODESIFT_INDEX`, {
+      hint: 'set CODESIFT_INDEX to the SQLite index file, e.g. /data/index.db',
+    });
+  }
+  return config.indexPath;
+}

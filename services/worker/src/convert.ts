@@ -1,0 +1,108 @@
+// Wire <-> domain mapping for the pipeline messages. Protobuf has no null or
+// undefined for strings, so absent optional fields travel as '' and come
+// back as the domain's absent value; this is the only place that knows.
+import { create } from '@bufbuild/protobuf';
+import type { Chunk, FileRecord, SymbolInfo, UnitKind } from '@codesift/core';
+import {
+  type CodeChunk,
+  CodeChunkSchema,
+  type CodeSymbol,
+  CodeSymbolSchema,
+  type FileChunks,
+  type Vector,
+  VectorSchema,
+} from '@codesift/proto';
+import type { FileCommit } from '@codesift/stores';
+
+export function chunkToWire(c: Chunk): CodeChunk {
+  return create(CodeChunkSchema, {
+    id: c.id,
+    path: c.path,
+    language: c.language,
+    range: { startLine: c.startLine, endLine: c.endLine },
+    symbol: c.symbol ?? '',
+    kind: c.kind,
+    content: c.content,
+    signature: c.signature ?? '',
+    doc: c.doc ?? '',
+    context: c.context ?? '',
+  });
+}
+
+export function chunkFromWire(c: CodeChunk): Chunk {
+  const chunk: Chunk = {
+    id: c.id,
+    path: c.path,
+    language: c.language,
+    startLine: c.range?.startLine ?? 0,
+    endLine: c.range?.endLine ?? 0,
+    symbol: c.symbol || null,
+    kind: c.kind as UnitKind,
+    content: c.content,
+  };
+  if (c.signature) chunk.signature = c.signature;
+  if (c.doc) chunk.doc = c.doc;
+  if (c.context) chunk.context = c.context;
+  return chunk;
+}
+
+export function symbolToWire(s: SymbolInfo): CodeSymbol {
+  return create(CodeSymbolSchema, {
+    id: s.id,
+    name: s.name,
+    qualifiedName: s.qualifiedName,
+    kind: s.kind,
+    path: s.path,
+    language: s.language,
+    range: { startLine: s.startLine, endLine: s.endLine },
+    parent: s.parent ?? '',
+    signature: s.signature,
+    doc: s.doc,
+  });
+}
+
+export function symbolFromWire(s: CodeSymbol): SymbolInfo {
+  return {
+    id: s.id,
+    name: s.name,
+    qualifiedName: s.qualifiedName,
+    kind: s.kind as UnitKind,
+    path: s.path,
+    language: s.language,
+    startLine: s.range?.startLine ?? 0,
+    endLine: s.range?.endLine ?? 0,
+    parent: s.parent || null,
+    signature: s.signature,
+    doc: s.doc,
+  };
+}
+
+export function vectorToWire(v: ArrayLike<number>): Vector {
+  return create(VectorSchema, { values: Array.from(v) });
+}
+
+export function vectorFromWire(v: Vector): Float32Array {
+  return Float32Array.from(v.values);
+}
+
+/** The writer's unit of work: one file replaced whole, with its manifest record. */
+export function fileCommitFromWire(m: FileChunks, indexedAt = Date.now()): FileCommit {
+  const chunks = m.chunks.map(chunkFromWire);
+  const symbols = m.symbols.map(symbolFromWire);
+  const record: FileRecord = {
+    path: m.path,
+    hash: m.hash,
+    size: Number(m.size),
+    mtimeMs: m.mtimeMs,
+    language: m.language,
+    chunkCount: chunks.length,
+    symbolCount: symbols.length,
+    indexedAt,
+  };
+  return {
+    record,
+    chunks,
+    vectors: m.vectors.length > 0 ? m.vectors.map(vectorFromWire) : null,
+    symbols,
+  };
+}

@@ -1,0 +1,3 @@
+export { main } from './main.js';
+export { embedderFromEnv, STAGES } from './stages/index.js';
+export { type SubmitOptions, type SubmittedJob, submitIndexJob } from './submit.js';
