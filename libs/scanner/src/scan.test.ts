@@ -103,6 +103,8 @@ test('binary, vendored, generated and secret files are skipped and reported by r
     '.github/workflows/ci.yml': 'on: push',
     '.git/HEAD': 'ref: refs/heads/main',
     '.git/config': '',
+    '.codesift/index.db': 'an index kept inside the tree it indexes',
+    'pkg/.codesift/index.db': '',
   });
   const result = await scan({ root });
   assert.deepEqual(paths(result), ['.env.example', '.github/workflows/ci.yml', 'src/app.ts']);

@@ -7,8 +7,12 @@ import type { SkipReason } from '@codesift/core';
  * compare lower-cased because `LOGO.PNG` is just as binary as `logo.png`.
  */
 
-/** Version-control metadata: never walked, never counted (it is not part of the tree). */
-export const VCS_DIRS: ReadonlySet<string> = new Set(['.git', '.hg', '.svn']);
+/**
+ * Never walked, never counted (not part of the tree): version-control metadata,
+ * and codesift's own index directory, which may sit in a tree that is indexed
+ * into an index elsewhere (`--index`, cluster mode).
+ */
+export const VCS_DIRS: ReadonlySet<string> = new Set(['.git', '.hg', '.svn', '.codesift']);
 
 /** Third-party code checked into or installed beside the project. */
 export const VENDORED_DIRS: ReadonlySet<string> = new Set([

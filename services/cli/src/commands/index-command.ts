@@ -22,11 +22,23 @@ Options:
   --max-file-bytes <n>    skip files larger than this (default 1048576)
   --ignore <pattern>      extra gitignore-style pattern (repeatable)
   -q, --quiet             no progress output
+  --remote <nats-url>     index through a cluster (npm run cluster) instead
+                          of in this process; see "Cluster mode" below
   -h, --help              show this help
+
+Cluster mode (--remote nats://127.0.0.1:4222):
+  The directory is scanned here and sent over NATS; the cluster's stages
+  chunk, embed and write it. --index (or CODESIFT_INDEX) is required and must
+  name the cluster's SQLite index (the scanner reads its manifest, so it must
+  be on this machine's disk, as with npm run cluster). The cluster's embedder
+  decides about vectors (--no-vectors does not apply). The --json summary has
+  the same fields; "vectors" counts the chunks written when the index has an
+  embedder, and the progress counts files as the cluster reports them done.
 
 Environment:
   OLLAMA_HOST             embed with Ollama instead of the built-in model
   CODESIFT_EMBED_MODEL    Ollama embedding model (default nomic-embed-text)
+  CODESIFT_INDEX          the cluster's index file, for --remote
 `;
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
@@ -42,6 +54,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       'max-file-bytes': { type: 'string' },
       ignore: { type: 'string', multiple: true },
       quiet: { type: 'boolean', short: 'q', default: false },
+      remote: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -74,16 +87,48 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       );
     }
   }
-  const indexPath = values.index
-    ? indexFileFromOption(values.index, io.cwd)
-    : defaultIndexPath(root);
-  const vectors = !values['no-vectors'];
-
   const view = values.quiet
     ? silentProgress()
     : io.stderr.isTTY
       ? ttyProgress(io.stderr as NodeJS.WriteStream)
       : lineProgress(io.stderr);
+  if (values.remote !== undefined) {
+    const natsUrl = values.remote.trim();
+    if (natsUrl === '') throw new UsageError('--remote needs the NATS URL of the cluster');
+    if (values['no-vectors']) {
+      throw new UsageError(
+        '--no-vectors does not apply with --remote: the cluster decides (npm run cluster -- --embedder none)',
+      );
+    }
+    const clusterIndex = values.index ?? (io.env.CODESIFT_INDEX?.trim() || undefined);
+    if (!clusterIndex) {
+      throw new UsageError(
+        '--remote needs --index <the cluster index.db> (or CODESIFT_INDEX): the scanner reads its manifest',
+      );
+    }
+    // Loaded only here: local indexing never pays for the NATS client.
+    const { indexRemote } = await import('../remote/remote-index.js');
+    let summary: IndexSummary;
+    try {
+      summary = await indexRemote({
+        natsUrl,
+        root,
+        indexPath: indexFileFromOption(clusterIndex, io.cwd),
+        rebuild: values.rebuild,
+        maxFileBytes,
+        extraIgnore: values.ignore,
+        view,
+      });
+    } finally {
+      view.done();
+    }
+    return report(summary, values.json, io);
+  }
+  const indexPath = values.index
+    ? indexFileFromOption(values.index, io.cwd)
+    : defaultIndexPath(root);
+  const vectors = !values['no-vectors'];
+
   const embedder = vectors ? await createEmbedderFromEnv(io.env) : undefined;
   let summary: IndexSummary;
   try {
@@ -101,7 +146,11 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     view.done();
     await embedder?.close();
   }
-  if (values.json) {
+  return report(summary, values.json, io);
+}
+
+function report(summary: IndexSummary, json: boolean, io: CliIO): number {
+  if (json) {
     io.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   } else {
     printSummary(summary, io);

@@ -52,6 +52,13 @@ Options:
   --deadline <ms>         drop a side that has not answered after this long
   --json                  print one JSON object: query, results (paths relative
                           to the indexed root), timings, degraded, ...
+  --remote <host:port>    ask a query service over gRPC (npm run cluster, or
+                          codesift serve) instead of opening an index here;
+                          the output is the same. The server decides about
+                          vectors (--keyword-only, --deadline and --index do
+                          not apply); --explain shows the score parts the
+                          protocol carries (no definition boost or anchors)
+  --token <token>         bearer token for --remote (default: $CODESIFT_TOKEN)
   -h, --help              show this help
 
 Globs are matched against paths relative to the indexed root; a plain path
@@ -70,6 +77,7 @@ failed (no index, corrupt index), 2 for a wrong command line.
 
 Environment:
   OLLAMA_HOST             Ollama server, for an index embedded with Ollama
+  CODESIFT_TOKEN          token for --remote when --token is not given
 `;
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
@@ -93,6 +101,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       explain: { type: 'boolean', default: false },
       deadline: { type: 'string' },
       json: { type: 'boolean', default: false },
+      remote: { type: 'string' },
+      token: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -146,17 +156,36 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     request.filter = filter;
   }
 
-  const engine = await openEngineFromArgs(
-    { index: values.index, keywordOnly: values['keyword-only'] },
-    io,
-  );
   let response: SearchResponse;
   let root: string | null;
-  try {
-    response = await engine.search(request);
-    root = values.json ? null : await rootOf(engine);
-  } finally {
-    await engine.close();
+  if (values.remote !== undefined) {
+    const address = values.remote.trim();
+    if (address === '')
+      throw new UsageError('--remote needs the gRPC address, e.g. 127.0.0.1:50051');
+    for (const opt of ['index', 'deadline'] as const) {
+      if (values[opt] !== undefined) throw new UsageError(`--${opt} does not apply with --remote`);
+    }
+    if (values['keyword-only']) {
+      throw new UsageError(
+        '--keyword-only does not apply with --remote: the query service decides (codesift serve --keyword-only)',
+      );
+    }
+    // An empty token (CODESIFT_TOKEN=) means none, as for codesift serve.
+    const token = (values.token ?? io.env.CODESIFT_TOKEN) || undefined;
+    const { searchRemote } = await import('../remote/remote-search.js');
+    ({ response, root } = await searchRemote(address, request, token));
+  } else {
+    if (values.token !== undefined) throw new UsageError('--token only applies with --remote');
+    const engine = await openEngineFromArgs(
+      { index: values.index, keywordOnly: values['keyword-only'] },
+      io,
+    );
+    try {
+      response = await engine.search(request);
+      root = values.json ? null : await rootOf(engine);
+    } finally {
+      await engine.close();
+    }
   }
   if (values.json) {
     io.stdout.write(`${JSON.stringify(toJson(response, values.explain))}\n`);

@@ -1,0 +1,301 @@
+#!/usr/bin/env node
+// The development cluster on one machine: a nats-server with JetStream, every
+// pipeline stage as its own `codesift-worker` process, and `codesift serve`
+// answering gRPC on the SQLite index the writer fills. Data and logs go under
+// --dir; Ctrl-C (or SIGTERM) stops everything and exits 0.
+//
+//   npm run cluster -- [--dir .codesift-cluster] [--nats-port 4222] [--grpc-port 50051]
+//                      [--embedder none|builtin|auto] [--replicas embedder=3]
+//
+// Then: codesift index --remote nats://127.0.0.1:4222 --index .codesift-cluster/index.db <dir>
+//       codesift search --remote 127.0.0.1:50051 "query"
+import { spawn } from 'node:child_process';
+import { accessSync, constants, createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const WORKER = path.join(repo, 'services', 'worker', 'bin', 'codesift-worker.js');
+const CLI = path.join(repo, 'services', 'cli', 'bin', 'codesift.js');
+const STAGES = ['chunker', 'contextualizer', 'embedder', 'writer', 'symbols'];
+const STOP_GRACE_MS = 10_000;
+const START_TIMEOUT_MS = 60_000;
+
+const HELP = `Usage: npm run cluster -- [options]
+
+Starts a development cluster on this machine: nats-server (JetStream), one
+process per pipeline stage (${STAGES.join(', ')}) and a query service
+(codesift serve) on the cluster's SQLite index. Ctrl-C stops it.
+
+Options:
+  --dir <dir>             data and logs (default .codesift-cluster in the cwd):
+                          <dir>/index.db, <dir>/nats, <dir>/logs/<service>.log
+  --nats-port <n>         NATS port (default 4222)
+  --grpc-port <n>         gRPC port of the query service (default 50051)
+  --embedder <mode>       none (keyword only), builtin or auto (default none)
+  --replicas <stage=n>    run n processes of a stage, e.g. embedder=3 (repeatable)
+  -h, --help              show this help
+`;
+
+function usage(message) {
+  process.stderr.write(`cluster: ${message}\n\n${HELP}`);
+  process.exit(2);
+}
+
+let args;
+try {
+  args = parseArgs({
+    args: process.argv.slice(2),
+    strict: true,
+    options: {
+      dir: { type: 'string', default: '.codesift-cluster' },
+      'nats-port': { type: 'string', default: '4222' },
+      'grpc-port': { type: 'string', default: '50051' },
+      embedder: { type: 'string', default: 'none' },
+      replicas: { type: 'string', multiple: true, default: [] },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  }).values;
+} catch (err) {
+  usage(err.message);
+}
+if (args.help) {
+  process.stdout.write(HELP);
+  process.exit(0);
+}
+
+function port(name) {
+  const n = Number(args[name]);
+  if (!Number.isInteger(n) || n < 1 || n > 65535) {
+    usage(`--${name} must be a port from 1 to 65535, got ${args[name]}`);
+  }
+  return n;
+}
+const natsPort = port('nats-port');
+const grpcPort = port('grpc-port');
+if (!['none', 'builtin', 'auto'].includes(args.embedder)) {
+  usage(`--embedder must be none, builtin or auto, got ${args.embedder}`);
+}
+const replicas = Object.fromEntries(STAGES.map((s) => [s, 1]));
+for (const spec of args.replicas.flatMap((r) => r.split(','))) {
+  const m = /^([a-z]+)=(\d+)$/.exec(spec.trim());
+  if (!m || !(m[1] in replicas) || Number(m[2]) < 1) {
+    usage(`--replicas takes <stage>=<n> with a stage of ${STAGES.join(', ')}, got ${spec}`);
+  }
+  replicas[m[1]] = Number(m[2]);
+}
+
+const dir = path.resolve(args.dir);
+const logDir = path.join(dir, 'logs');
+const indexPath = path.join(dir, 'index.db');
+const natsUrl = `nats://127.0.0.1:${natsPort}`;
+const grpcAddress = `127.0.0.1:${grpcPort}`;
+mkdirSync(logDir, { recursive: true });
+mkdirSync(path.join(dir, 'nats'), { recursive: true });
+
+/** A variable of this script's own environment (not a build input). */
+function envVar(name) {
+  return process.env[name];
+}
+
+function findNatsServer() {
+  const dirs = (process.env.PATH ?? '').split(path.delimiter).filter(Boolean);
+  const fromEnv = envVar('NATS_SERVER_BIN');
+  const candidates = [
+    ...(fromEnv ? [fromEnv] : []),
+    ...dirs.map((d) => path.join(d, 'nats-server')),
+    '/usr/sbin/nats-server',
+    '/usr/local/bin/nats-server',
+  ];
+  for (const c of candidates) {
+    try {
+      accessSync(c, constants.X_OK);
+      return c;
+    } catch {
+      // next
+    }
+  }
+  process.stderr.write(
+    'cluster: nats-server not found; install it (apt-get install nats-server, or `npm test` does it as root) or set NATS_SERVER_BIN\n',
+  );
+  process.exit(1);
+}
+
+/** Every child: name, process, log file, and a promise of "up". */
+const services = [];
+let stopping = false;
+
+function start(name, command, argv, env, isReady) {
+  const logFile = path.join(logDir, `${name}.log`);
+  const log = createWriteStream(logFile, { flags: 'a' });
+  // Own process group: Ctrl-C reaches only this script, which stops the
+  // children in order (services first, NATS last).
+  const proc = spawn(command, argv, {
+    cwd: repo,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const svc = { name, proc, logFile, exited: null };
+  let seen = '';
+  svc.up = new Promise((resolve, reject) => {
+    const onData = (b) => {
+      log.write(b);
+      if (seen === null) return;
+      seen = (seen + b.toString()).slice(-8000);
+      if (isReady(seen)) {
+        seen = null;
+        resolve();
+      }
+    };
+    proc.stdout.on('data', onData);
+    proc.stderr.on('data', onData);
+    proc.once('error', reject);
+    svc.exited = new Promise((done) =>
+      proc.once('exit', (code, signal) => {
+        log.end();
+        reject(new Error(`${name} exited during start-up`));
+        done({ code, signal });
+        if (!stopping) {
+          process.stderr.write(
+            `cluster: ${name} (pid ${proc.pid}) exited unexpectedly (${signal ?? `code ${code}`}); see ${logFile}\n${tail(logFile)}`,
+          );
+          void stopAll(1);
+        }
+      }),
+    );
+  });
+  svc.up.catch(() => undefined);
+  services.push(svc);
+  return svc;
+}
+
+function tail(file, lines = 8) {
+  try {
+    const text = readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines);
+    return text.length ? `${text.map((l) => `  | ${l}`).join('\n')}\n` : '';
+  } catch {
+    return '';
+  }
+}
+
+function announce(svc) {
+  process.stdout.write(
+    `up   ${svc.name.padEnd(16)} pid ${String(svc.proc.pid).padEnd(8)} ${path.relative(process.cwd(), svc.logFile)}\n`,
+  );
+}
+
+function alive(svc) {
+  return svc.proc.exitCode === null && svc.proc.signalCode === null;
+}
+
+async function stopGroup(group) {
+  const live = group.filter(alive);
+  for (const s of live) s.proc.kill('SIGTERM');
+  const timer = setTimeout(() => {
+    for (const s of live) {
+      if (alive(s)) {
+        process.stderr.write(`cluster: ${s.name} did not stop in time, killing it\n`);
+        s.proc.kill('SIGKILL');
+      }
+    }
+  }, STOP_GRACE_MS);
+  await Promise.all(live.map((s) => s.exited));
+  clearTimeout(timer);
+}
+
+let stopped;
+function stopAll(code) {
+  if (stopped) return stopped;
+  stopping = true;
+  stopped = (async () => {
+    process.stdout.write('stopping the cluster...\n');
+    // The stages drain through NATS, so NATS goes last.
+    await stopGroup(services.filter((s) => s.name !== 'nats'));
+    await stopGroup(services.filter((s) => s.name === 'nats'));
+    process.stdout.write(`cluster stopped${code ? ' (after a failure)' : ''}\n`);
+    process.exit(code);
+  })();
+  return stopped;
+}
+
+let signals = 0;
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.on(sig, () => {
+    signals++;
+    if (signals > 1) {
+      // A second Ctrl-C: no more waiting.
+      for (const s of services) if (alive(s)) s.proc.kill('SIGKILL');
+      process.exit(130);
+    }
+    void stopAll(0);
+  });
+}
+// Last resort if this script dies of an error: no orphans.
+process.on('exit', () => {
+  for (const s of services) if (alive(s)) s.proc.kill('SIGKILL');
+});
+
+async function main() {
+  const nats = start(
+    'nats',
+    findNatsServer(),
+    ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', path.join(dir, 'nats')],
+    {},
+    (out) => /Server is ready/.test(out),
+  );
+  await nats.up;
+  announce(nats);
+
+  const workerEnv = {
+    NATS_URL: natsUrl,
+    CODESIFT_INDEX: indexPath,
+    CODESIFT_EMBEDDER: args.embedder,
+  };
+  const stageReady = (out) => /"msg":"started"/.test(out);
+  const stages = [];
+  for (const stage of STAGES) {
+    for (let i = 1; i <= replicas[stage]; i++) {
+      const name = replicas[stage] > 1 ? `${stage}-${i}` : stage;
+      const svc = start(name, process.execPath, [WORKER, stage], workerEnv, stageReady);
+      stages.push(svc.up.then(() => announce(svc)));
+    }
+  }
+  await Promise.all(stages);
+
+  // The writer has created the index file when it reports "started", so the
+  // query service can open it; it reads every later commit (SQLite WAL).
+  const serveArgs = [CLI, 'serve', '--index', indexPath, '--port', String(grpcPort), '--read-only'];
+  if (args.embedder === 'none') serveArgs.push('--keyword-only');
+  const query = start('query', process.execPath, serveArgs, {}, (out) =>
+    /gRPC server listening on/.test(out),
+  );
+  await query.up;
+  announce(query);
+
+  process.stdout.write(
+    [
+      '',
+      `codesift cluster ready: NATS ${natsUrl} · gRPC ${grpcAddress} · index ${indexPath}`,
+      `  index:  codesift index --remote ${natsUrl} --index ${indexPath} <dir>`,
+      `  search: codesift search --remote ${grpcAddress} "<query>"`,
+      `  logs:   ${logDir}`,
+      '  Ctrl-C stops the cluster.',
+      '',
+    ].join('\n'),
+  );
+}
+
+const startTimer = setTimeout(() => {
+  process.stderr.write(`cluster: not up after ${START_TIMEOUT_MS / 1000} s; see ${logDir}\n`);
+  void stopAll(1);
+}, START_TIMEOUT_MS);
+main()
+  .then(() => clearTimeout(startTimer))
+  .catch((err) => {
+    clearTimeout(startTimer);
+    if (stopping) return;
+    process.stderr.write(`cluster: ${err.message}\n`);
+    void stopAll(1);
+  });

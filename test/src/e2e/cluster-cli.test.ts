@@ -1,0 +1,236 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { repoRoot, runCli } from '../support/cli.js';
+import { writeTree } from '../support/tree.js';
+
+const CLUSTER = path.join(repoRoot, 'scripts', 'cluster.mjs');
+
+const TREE = {
+  'src/graph.ts': `/** A directed graph of string nodes. */
+export class Graph {
+  private readonly edges: [string, string][] = [];
+
+  /** Inserts an edge between two nodes. */
+  addEdge(from: string, to: string): void {
+    this.edges.push([from, to]);
+  }
+}
+`,
+  'src/graph.test.ts': `import { Graph } from './graph.js';
+
+export function testAddEdge(): void {
+  new Graph().addEdge('a', 'b');
+}
+`,
+  'src/retry.ts': `/** Retries a failing async operation with exponential backoff. */
+export async function retryWithBackoff<T>(op: () => Promise<T>, attempts = 5): Promise<T> {
+  let delay = 100;
+  for (let i = 0; ; i++) {
+    try {
+      return await op();
+    } catch (err) {
+      if (i + 1 >= attempts) throw err;
+      await new Promise((r) => setTimeout(r, delay));
+      delay *= 2;
+    }
+  }
+}
+`,
+  'py/orders.py': `def parse_amount(text):
+    """Parses an order amount like '12.50'."""
+    return round(float(text.strip()), 2)
+`,
+  'go/store.go':
+    'package store\n\n// Store keeps values by key.\ntype Store struct {\n\tm map[string]int\n}\n\n// Put stores v under k.\nfunc (s *Store) Put(k string, v int) {\n\ts.m[k] = v\n}\n',
+  'docs/guide.md': '# Guide\n\nCall addEdge to connect two nodes of the graph.\n',
+};
+
+const QUERIES = ['addEdge', 'retryWithBackoff', 'parse order amount', 'Store Put', 'graph edges'];
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `npm run cluster` and the --remote flags of `codesift index` and `codesift search`. */
+describe('codesift cluster (npm run cluster, index --remote, search --remote)', () => {
+  let work: string;
+  let cluster: ChildProcess | undefined;
+  let out = '';
+  let exited: Promise<number | null>;
+  const pids: number[] = [];
+
+  before(() => {
+    work = mkdtempSync(path.join(tmpdir(), 'codesift-cluster-cli-'));
+  });
+  after(async () => {
+    // Only after a failed run: the test itself stops the cluster.
+    if (cluster && cluster.exitCode === null) {
+      cluster.kill('SIGKILL');
+      await exited;
+    }
+    for (const pid of pids) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  test('indexes through the bus and answers over gRPC like local mode; SIGTERM stops all', async () => {
+    const started = performance.now();
+    const root = path.join(work, 'repo');
+    const localRoot = path.join(work, 'local-repo');
+    writeTree(root, TREE);
+    writeTree(localRoot, TREE);
+    const natsPort = await freePort();
+    const grpcPort = await freePort();
+    const dir = path.join(work, 'cluster');
+
+    const proc = spawn(
+      process.execPath,
+      [
+        CLUSTER,
+        '--dir',
+        dir,
+        '--nats-port',
+        String(natsPort),
+        '--grpc-port',
+        String(grpcPort),
+        '--embedder',
+        'none',
+      ],
+      { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    cluster = proc;
+    exited = new Promise((resolve) => proc.once('exit', (code) => resolve(code)));
+    proc.stdout?.on('data', (b: Buffer) => {
+      out += b.toString();
+    });
+    proc.stderr?.on('data', (b: Buffer) => {
+      out += b.toString();
+    });
+    const deadline = Date.now() + 30_000;
+    while (!/cluster ready/.test(out)) {
+      assert.ok(proc.exitCode === null, `cluster exited during start-up:\n${out}`);
+      assert.ok(Date.now() < deadline, `cluster not ready after 30 s:\n${out}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    for (const m of out.matchAll(/^up\s+(\S+)\s+pid (\d+)/gm)) pids.push(Number(m[2]));
+    const names = [...out.matchAll(/^up\s+(\S+)/gm)].map((m) => m[1]).sort();
+    assert.deepEqual(names, [
+      'chunker',
+      'contextualizer',
+      'embedder',
+      'nats',
+      'query',
+      'symbols',
+      'writer',
+    ]);
+
+    const natsUrl = `nats://127.0.0.1:${natsPort}`;
+    const grpc = `127.0.0.1:${grpcPort}`;
+    const indexPath = path.join(dir, 'index.db');
+    const remote = await runCli([
+      'index',
+      '--remote',
+      natsUrl,
+      '--index',
+      indexPath,
+      root,
+      '--json',
+    ]);
+    assert.equal(remote.code, 0, `${remote.stderr}\n${out}`);
+    const summary = JSON.parse(remote.stdout);
+    const local = await runCli(['index', localRoot, '--no-vectors', '--json', '-q']);
+    assert.equal(local.code, 0, local.stderr);
+    const localSummary = JSON.parse(local.stdout);
+    assert.equal(summary.root, root);
+    assert.equal(summary.indexPath, indexPath);
+    assert.equal(summary.embedder, null);
+    assert.equal(summary.filesFailed, 0);
+    for (const key of [
+      'filesScanned',
+      'filesIndexed',
+      'filesNew',
+      'filesChanged',
+      'filesUnchanged',
+      'filesDeleted',
+      'chunks',
+      'symbols',
+      'vectors',
+      'totals',
+      'skipped',
+    ]) {
+      assert.deepEqual(summary[key], localSummary[key], key);
+    }
+    assert.equal(summary.filesNew, Object.keys(TREE).length);
+    assert.match(remote.stderr, /indexing \d+ of \d+ files/, 'the same progress lines');
+
+    for (const query of QUERIES) {
+      const r = await runCli(['search', '--remote', grpc, query, '--json']);
+      assert.equal(r.code, 0, r.stderr);
+      const l = await runCli(['search', '--index', localRoot, query, '--json', '--keyword-only']);
+      assert.equal(l.code, 0, l.stderr);
+      const got = JSON.parse(r.stdout);
+      const want = JSON.parse(l.stdout);
+      assert.ok(want.results.length > 0, query);
+      // Paths, line ranges, symbols, scores and snippets: everything but timings.
+      assert.deepEqual(got.results, want.results, query);
+      assert.equal(got.totalChunks, want.totalChunks);
+      assert.equal(got.fusion, want.fusion);
+    }
+    // Text output: the same lines, paths shown relative to each root.
+    const text = await runCli(['search', '--remote', grpc, 'addEdge', '-n', '2'], { cwd: root });
+    const textLocal = await runCli(['search', 'addEdge', '-n', '2', '--keyword-only'], {
+      cwd: localRoot,
+    });
+    const strip = (s: string) => s.replace(/[\d.]+ ms/, 'T ms');
+    assert.equal(strip(text.stdout), strip(textLocal.stdout));
+
+    // Clear errors when nothing listens.
+    const closed = await freePort();
+    const noNats = await runCli([
+      'index',
+      '--remote',
+      `nats://127.0.0.1:${closed}`,
+      '--index',
+      indexPath,
+      root,
+    ]);
+    assert.equal(noNats.code, 1);
+    assert.match(noNats.stderr, /cannot reach NATS[\s\S]*npm run cluster/);
+    const noGrpc = await runCli(['search', '--remote', `127.0.0.1:${closed}`, 'x']);
+    assert.equal(noGrpc.code, 1);
+    assert.match(noGrpc.stderr, /cannot reach the query service[\s\S]*npm run cluster/);
+
+    proc.kill('SIGTERM');
+    assert.equal(await exited, 0, out);
+    assert.match(out, /cluster stopped/);
+    assert.equal(pids.length, 7);
+    assert.deepEqual(
+      pids.filter((pid) => isAlive(pid)),
+      [],
+      'every service process is gone',
+    );
+    const seconds = (performance.now() - started) / 1000;
+    assert.ok(seconds < 40, `took ${seconds.toFixed(1)} s`);
+  });
+});
