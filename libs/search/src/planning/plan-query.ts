@@ -9,7 +9,7 @@
  * - what the vector side embeds: vector-text.ts; identifier-only queries
  *   skip the vector side (no embedding call), embedding anyway only if
  *   the keyword side finds nothing;
- * - fusion: 'linear' (default 0.7 vector / 0.3 keyword), 'rrf' (k = 60),
+ * - fusion: 'linear' (default 0.4 vector / 0.6 keyword, chosen by evaluation), 'rrf' (k = 60),
  *   or 'adaptive' (linear, weights from specificity: fusion-weights.ts);
  * - definition boost: one fusion scale for the chunk defining a named
  *   symbol (definitions.ts), unchanged from before planning;

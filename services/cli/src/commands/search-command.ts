@@ -34,8 +34,8 @@ Options:
   --lang <lang>           only this language, e.g. typescript (repeatable)
   --path <glob>           only paths matching, e.g. 'src/**' or src (repeatable)
   --exclude <glob>        drop paths matching, e.g. '**/*.test.ts' (repeatable)
-  --fusion <method>       rrf, linear or adaptive (default linear: 0.7 vector,
-                          0.3 keyword; adaptive leans on keywords the more
+  --fusion <method>       rrf, linear or adaptive (default linear: 0.4 vector,
+                          0.6 keyword; adaptive leans on keywords the more
                           the query names code exactly)
   --focus <focus>         implementation, tests or all (default: inferred from
                           the query); results out of focus score x0.5
