@@ -5,7 +5,7 @@
 // --dir; Ctrl-C (or SIGTERM) stops everything and exits 0.
 //
 //   npm run cluster -- [--dir .codesift-cluster] [--nats-port 4222] [--grpc-port 50051]
-//                      [--embedder none|builtin|auto] [--replicas embedder=3]
+//                      [--embedder none|builtin|auto|fixed:<ms>] [--replicas embedder=3]
 //
 // Then: codesift index --remote nats://127.0.0.1:4222 --index .codesift-cluster/index.db <dir>
 //       codesift search --remote 127.0.0.1:50051 "query"
@@ -33,7 +33,10 @@ Options:
                           <dir>/index.db, <dir>/nats, <dir>/logs/<service>.log
   --nats-port <n>         NATS port (default 4222)
   --grpc-port <n>         gRPC port of the query service (default 50051)
-  --embedder <mode>       none (keyword only), builtin or auto (default none)
+  --embedder <mode>       none (keyword only), builtin or auto (default none);
+                          fixed:<ms> is for benchmarks only: a stand-in model
+                          that spends <ms> per chunk, one batch at a time per
+                          embedder process (like one GPU each), hash vectors
   --replicas <stage=n>    run n processes of a stage, e.g. embedder=3 (repeatable)
   -h, --help              show this help
 `;
@@ -74,8 +77,11 @@ function port(name) {
 }
 const natsPort = port('nats-port');
 const grpcPort = port('grpc-port');
-if (!['none', 'builtin', 'auto'].includes(args.embedder)) {
-  usage(`--embedder must be none, builtin or auto, got ${args.embedder}`);
+if (
+  !['none', 'builtin', 'auto'].includes(args.embedder) &&
+  !/^fixed:\d+(\.\d+)?$/.test(args.embedder)
+) {
+  usage(`--embedder must be none, builtin, auto or fixed:<ms>, got ${args.embedder}`);
 }
 const replicas = Object.fromEntries(STAGES.map((s) => [s, 1]));
 for (const spec of args.replicas.flatMap((r) => r.split(','))) {
@@ -267,7 +273,10 @@ async function main() {
   // The writer has created the index file when it reports "started", so the
   // query service can open it; it reads every later commit (SQLite WAL).
   const serveArgs = [CLI, 'serve', '--index', indexPath, '--port', String(grpcPort), '--read-only'];
-  if (args.embedder === 'none') serveArgs.push('--keyword-only');
+  // fixed:<ms> vectors are hashes no query could match: search by keyword.
+  if (args.embedder === 'none' || args.embedder.startsWith('fixed:')) {
+    serveArgs.push('--keyword-only');
+  }
   const query = start('query', process.execPath, serveArgs, {}, (out) =>
     /gRPC server listening on/.test(out),
   );

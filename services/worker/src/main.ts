@@ -11,6 +11,8 @@ environment:
   NATS_URL                 NATS server (default nats://127.0.0.1:4222)
   CODESIFT_INDEX           SQLite index file (writer)
   CODESIFT_EMBEDDER        none | builtin | auto (embedder; auto = Ollama if OLLAMA_HOST, else builtin)
+                           fixed:<ms> is a benchmark stand-in, not for real indexes: <ms> per
+                           chunk, one batch at a time per process, hash vectors
   CODESIFT_SYMBOLS_INDEX   separate SQLite file for the symbols stage (optional)
   CODESIFT_LOG_LEVEL       debug | info | warn | error
 `;

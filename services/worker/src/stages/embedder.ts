@@ -1,16 +1,20 @@
 // embedder: FileChunks on `contextualized` -> the same with one vector per
 // chunk and the embedder's name on `embedded`. Which model is an environment
 // choice (see embedderFromEnv); `none` passes chunks through for a
-// keyword-only index.
+// keyword-only index; `fixed:<ms>` is a benchmark stand-in (see
+// ../fixed-embedder.ts).
 import { publish } from '@codesift/bus';
 import { embeddingText } from '@codesift/context';
 import { createBuiltinEmbedder, createEmbedderFromEnv, type Embedder } from '@codesift/models';
 import type { StageDefinition } from '@codesift/service-kit';
 import { chunkFromWire, vectorToWire } from '../convert.js';
+import { createFixedCostEmbedder, parseFixedEmbedderChoice } from '../fixed-embedder.js';
 
 /**
  * CODESIFT_EMBEDDER: `none` (no vectors), `builtin` (the offline model), or
- * unset/`auto`: Ollama when OLLAMA_HOST is set, else builtin.
+ * unset/`auto`: Ollama when OLLAMA_HOST is set, else builtin. `fixed:<ms>` is
+ * for benchmarks only: <ms> of wall time per chunk, one batch at a time per
+ * process (a simulated GPU), meaningless hash vectors.
  */
 export async function embedderFromEnv(env: NodeJS.ProcessEnv): Promise<Embedder | null> {
   const choice = env.CODESIFT_EMBEDDER?.trim().toLowerCase() || 'auto';
@@ -21,8 +25,13 @@ export async function embedderFromEnv(env: NodeJS.ProcessEnv): Promise<Embedder 
       return createBuiltinEmbedder();
     case 'auto':
       return createEmbedderFromEnv(env);
-    default:
-      throw new Error(`CODESIFT_EMBEDDER must be none, builtin or auto, not '${choice}'`);
+    default: {
+      const ms = parseFixedEmbedderChoice(choice);
+      if (ms !== undefined) return createFixedCostEmbedder(ms);
+      throw new Error(
+        `CODESIFT_EMBEDDER must be none, builtin, auto or fixed:<ms> (benchmarks), not '${choice}'`,
+      );
+    }
   }
 }
 

@@ -1,0 +1,41 @@
+# syntax=docker/dockerfile:1
+# One image for every codesift process; the command picks which one:
+#   codesift-worker <stage>          chunker | contextualizer | embedder | writer | symbols
+#   codesift serve --host 0.0.0.0 …  gRPC query service (port 50051)
+#   codesift mcp --http --host 0.0.0.0 …   MCP over streamable HTTP (port 7400)
+# docker-compose.yml and deploy/ (Kubernetes) run it that way.
+
+# --- build: install the workspace and compile every package -----------------
+FROM node:22-bookworm-slim AS build
+# Compilers only for native modules (better-sqlite3, tree-sitter, usearch)
+# whose prebuilt binary is not available for this platform.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends ca-certificates python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+# onnxruntime-node's install script downloads GPU libraries; its CPU binary
+# ships inside the package (same setting as .npmrc).
+ENV ONNXRUNTIME_NODE_INSTALL=skip
+# The whole context (see .dockerignore): `npm ci` runs the root `prepare`
+# script, which already builds every workspace package.
+COPY . .
+RUN npm ci
+RUN npm run build
+# Only production dependencies go into the runtime image; the workspace
+# packages stay linked under node_modules/@codesift, their bins under
+# node_modules/.bin (codesift, codesift-worker).
+RUN npm prune --omit=dev
+
+# --- runtime ------------------------------------------------------------------
+FROM node:22-bookworm-slim AS runtime
+ENV NODE_ENV=production \
+    PATH=/app/node_modules/.bin:$PATH
+WORKDIR /app
+COPY --from=build /app /app
+# /data holds the SQLite index (CODESIFT_INDEX=/data/index.db); a named volume
+# mounted there starts with this owner.
+RUN mkdir -p /data && chown node:node /data
+USER node
+# 50051: codesift serve (gRPC); 7400: codesift mcp --http.
+EXPOSE 50051 7400
+CMD ["codesift", "--help"]

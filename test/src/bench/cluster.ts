@@ -1,0 +1,311 @@
+/**
+ * Cluster benchmarks against the targets in the cluster issue. Prints a
+ * markdown table and writes bench-results/cluster.json.
+ *
+ *   node test/dist/bench/cluster.js                 # 1,500 files, fixed:20
+ *   node test/dist/bench/cluster.js --files 500 --no-builtin   # a smoke run
+ *
+ * (a) Pipeline overhead: one synthetic repository indexed by `codesift index`
+ *     in local mode and by `codesift index --remote` against `npm run cluster`
+ *     (every service on this machine), with the same embedder: keyword only,
+ *     then the built-in model. Target: cluster >= 70 % of local chunks/s.
+ * (b) Scale-out: the cluster with `--embedder fixed:<ms>` (a stand-in model
+ *     that spends <ms> of wall time per chunk, one batch at a time per
+ *     process, like one GPU per replica) and 1 vs 3 embedder replicas.
+ *     Target: 3 replicas >= 2.5x the chunks/s of 1.
+ *
+ * chunks/s is chunks / wall time of the `codesift index` process (start to
+ * exit: scan, submit or index, wait for the last file). A fresh cluster (and
+ * index) serves every cluster run, started before the clock starts.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { repoRoot, runCli } from '../support/cli.js';
+import { syntheticRepo } from '../support/tree.js';
+
+const CLUSTER = path.join(repoRoot, 'scripts', 'cluster.mjs');
+
+const { values } = parseArgs({
+  options: {
+    files: { type: 'string', default: '1500' },
+    ms: { type: 'string', default: '20' },
+    'no-builtin': { type: 'boolean', default: false },
+  },
+});
+const nFiles = Number(values.files);
+const msPerChunk = Number(values.ms);
+if (!Number.isInteger(nFiles) || nFiles < 1) throw new Error(`--files: ${values.files}`);
+if (!(msPerChunk >= 0)) throw new Error(`--ms: ${values.ms}`);
+
+const work = mkdtempSync(path.join(tmpdir(), 'codesift-bench-cluster-'));
+// The built-in model everywhere, never a local Ollama by accident.
+const env: NodeJS.ProcessEnv = { OLLAMA_HOST: '' };
+
+interface Summary {
+  filesIndexed: number;
+  filesFailed: number;
+  chunks: number;
+  vectors: number;
+  embedder: string | null;
+  seconds: number;
+  chunksPerSecond: number;
+}
+
+interface Run {
+  mode: 'local' | 'cluster';
+  embedder: string;
+  replicas: number;
+  files: number;
+  chunks: number;
+  vectors: number;
+  wallSeconds: number;
+  chunksPerSecond: number;
+  /** The summary's own rate (local: chunk-to-commit phase; remote: after submission). */
+  summaryChunksPerSecond: number;
+  /** Messages each embedder replica acked (cluster runs). */
+  embedderAcks?: number[];
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function timedIndex(args: string[]): Promise<{ summary: Summary; wallSeconds: number }> {
+  const t0 = performance.now();
+  const r = await runCli(['index', ...args, '--json', '-q'], { env, timeoutMs: 900_000 });
+  const wallSeconds = (performance.now() - t0) / 1000;
+  if (r.code !== 0) throw new Error(`codesift index ${args.join(' ')} failed:\n${r.stderr}`);
+  const summary = JSON.parse(r.stdout) as Summary;
+  if (summary.filesFailed) throw new Error(`${summary.filesFailed} files failed`);
+  return { summary, wallSeconds };
+}
+
+function toRun(
+  mode: Run['mode'],
+  embedder: string,
+  replicas: number,
+  r: { summary: Summary; wallSeconds: number },
+): Run {
+  const run: Run = {
+    mode,
+    embedder,
+    replicas,
+    files: r.summary.filesIndexed,
+    chunks: r.summary.chunks,
+    vectors: r.summary.vectors,
+    wallSeconds: Math.round(r.wallSeconds * 100) / 100,
+    chunksPerSecond: Math.round(r.summary.chunks / r.wallSeconds),
+    summaryChunksPerSecond: Math.round(r.summary.chunksPerSecond),
+  };
+  console.error(`  ${JSON.stringify(run)}`);
+  return run;
+}
+
+async function local(root: string, embedder: 'none' | 'builtin'): Promise<Run> {
+  const db = path.join(work, `local-${embedder}.db`);
+  const args = [root, '--index', db, ...(embedder === 'none' ? ['--no-vectors'] : [])];
+  const run = toRun('local', embedder, 0, await timedIndex(args));
+  rmSync(db, { force: true });
+  return run;
+}
+
+/** Starts `npm run cluster` in a fresh directory, indexes `root` once, stops it. */
+async function cluster(root: string, embedder: string, replicas: number): Promise<Run> {
+  const dir = path.join(work, `cluster-${embedder.replace(/\W/g, '_')}-${replicas}`);
+  const natsPort = await freePort();
+  const grpcPort = await freePort();
+  const proc: ChildProcess = spawn(
+    process.execPath,
+    [
+      CLUSTER,
+      '--dir',
+      dir,
+      '--nats-port',
+      String(natsPort),
+      '--grpc-port',
+      String(grpcPort),
+      '--embedder',
+      embedder,
+      '--replicas',
+      `embedder=${replicas}`,
+    ],
+    { cwd: work, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  proc.stdout?.on('data', (b: Buffer) => {
+    out += b.toString();
+  });
+  proc.stderr?.on('data', (b: Buffer) => {
+    out += b.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (c) => resolve(c)));
+  const pids: number[] = [];
+  try {
+    const deadline = Date.now() + 90_000;
+    while (!/cluster ready/.test(out)) {
+      if (proc.exitCode !== null) throw new Error(`cluster exited during start-up:\n${out}`);
+      if (Date.now() > deadline) throw new Error(`cluster not ready after 90 s:\n${out}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    for (const m of out.matchAll(/^up\s+\S+\s+pid (\d+)/gm)) pids.push(Number(m[1]));
+    const indexPath = path.join(dir, 'index.db');
+    const r = await timedIndex([
+      '--remote',
+      `nats://127.0.0.1:${natsPort}`,
+      '--index',
+      indexPath,
+      root,
+    ]);
+    proc.kill('SIGTERM');
+    const code = await exited;
+    if (code !== 0) throw new Error(`cluster stopped with ${code}:\n${out}`);
+    const run = toRun('cluster', embedder, replicas, r);
+    run.embedderAcks = embedderAcks(dir, replicas);
+    return run;
+  } finally {
+    if (proc.exitCode === null && proc.signalCode === null) {
+      proc.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+    }
+    for (const pid of pids) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+  }
+}
+
+/** The `acked` count of each embedder replica's "stopped" log line. */
+function embedderAcks(dir: string, replicas: number): number[] {
+  const names =
+    replicas > 1 ? Array.from({ length: replicas }, (_, i) => `embedder-${i + 1}`) : ['embedder'];
+  return names.map((name) => {
+    try {
+      const text = readFileSync(path.join(dir, 'logs', `${name}.log`), 'utf8');
+      const line = text.split('\n').find((l) => l.includes('"msg":"stopped"'));
+      return line ? Number(JSON.parse(line).acked) : Number.NaN;
+    } catch {
+      return Number.NaN;
+    }
+  });
+}
+
+interface Row {
+  scenario: string;
+  files: number;
+  chunks: number;
+  seconds: number;
+  chunksPerSecond: number;
+  note: string;
+}
+
+try {
+  const root = path.join(work, `synthetic-${nFiles}`);
+  console.error(`generating a synthetic repository of ${nFiles} files in ${root}`);
+  syntheticRepo(root, nFiles);
+  const rows: Row[] = [];
+  const row = (scenario: string, r: Run, note = '') => {
+    runs.push(r);
+    rows.push({
+      scenario,
+      files: r.files,
+      chunks: r.chunks,
+      seconds: r.wallSeconds,
+      chunksPerSecond: r.chunksPerSecond,
+      note,
+    });
+  };
+  const runs: Run[] = [];
+  const ratios: { name: string; value: number; target: string; ok: boolean }[] = [];
+
+  console.error('(a) overhead, keyword only');
+  const localNone = await local(root, 'none');
+  const clusterNone = await cluster(root, 'none', 1);
+  row('local, keyword only', localNone);
+  row('cluster, keyword only', clusterNone);
+  const none = clusterNone.chunksPerSecond / localNone.chunksPerSecond;
+  ratios.push({
+    name: 'cluster / local, keyword only',
+    value: none,
+    target: '>= 0.70',
+    ok: none >= 0.7,
+  });
+
+  if (!values['no-builtin']) {
+    console.error('(a) overhead, built-in embedder (minutes)');
+    const localBuiltin = await local(root, 'builtin');
+    const clusterBuiltin = await cluster(root, 'builtin', 1);
+    row('local, built-in embedder', localBuiltin);
+    row('cluster, built-in embedder', clusterBuiltin);
+    const b = clusterBuiltin.chunksPerSecond / localBuiltin.chunksPerSecond;
+    ratios.push({
+      name: 'cluster / local, built-in embedder',
+      value: b,
+      target: '>= 0.70',
+      ok: b >= 0.7,
+    });
+  }
+
+  console.error(`(b) scale-out, fixed:${msPerChunk} (1 then 3 embedder replicas)`);
+  const fixed = `fixed:${msPerChunk}`;
+  const one = await cluster(root, fixed, 1);
+  const three = await cluster(root, fixed, 3);
+  const ceiling = msPerChunk > 0 ? Math.round(1000 / msPerChunk) : Number.POSITIVE_INFINITY;
+  row(`cluster, ${fixed}, 1 embedder`, one, `ceiling ${ceiling}/s`);
+  row(
+    `cluster, ${fixed}, 3 embedders`,
+    three,
+    `ceiling ${ceiling * 3}/s; files per replica ${three.embedderAcks?.join(' / ')}`,
+  );
+  const scale = three.chunksPerSecond / one.chunksPerSecond;
+  ratios.push({
+    name: '3 / 1 embedder replicas',
+    value: scale,
+    target: '>= 2.5',
+    ok: scale >= 2.5,
+  });
+
+  const cpu = cpus()[0]?.model ?? 'unknown cpu';
+  const machine = `${cpus().length} cores (${cpu}), ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.versions.node}`;
+  const table = [
+    '| scenario | files | chunks | wall s | chunks/s | note |',
+    '|---|---:|---:|---:|---:|---|',
+    ...rows.map(
+      (r) =>
+        `| ${r.scenario} | ${r.files} | ${r.chunks} | ${r.seconds} | ${r.chunksPerSecond} | ${r.note} |`,
+    ),
+  ].join('\n');
+  const ratioTable = [
+    '| ratio | value | target | met |',
+    '|---|---:|---|---|',
+    ...ratios.map(
+      (r) => `| ${r.name} | ${r.value.toFixed(2)} | ${r.target} | ${r.ok ? 'yes' : 'NO'} |`,
+    ),
+  ].join('\n');
+  console.log(`Machine: ${machine}\n\n${table}\n\n${ratioTable}`);
+  mkdirSync('bench-results', { recursive: true });
+  writeFileSync(
+    path.join('bench-results', 'cluster.json'),
+    JSON.stringify({ machine, files: nFiles, msPerChunk, rows, ratios, runs }, null, 2),
+  );
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
