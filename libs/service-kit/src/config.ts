@@ -17,6 +17,14 @@ export interface ServiceConfig {
   readonly pullExpiresMs: number;
   /** CODESIFT_CONNECT_ATTEMPTS: connection tries before giving up; default 30. */
   readonly connectAttempts: number;
+  /**
+   * CODESIFT_ACK_WAIT_MS: how long a delivered message may go unacked before
+   * the server hands it to another replica — so how long work held by a
+   * crashed replica waits. Unset: the bus's per-queue defaults (60–120 s).
+   * Handlers heartbeat at a third of it, so a short value does not cut off
+   * slow work, it only costs more heartbeats.
+   */
+  readonly ackWaitMs: number | undefined;
 }
 
 export const DEFAULT_NATS_URL = 'nats://127.0.0.1:4222';
@@ -42,6 +50,9 @@ export function readServiceConfig(
     indexPath: index ? path.resolve(index) : undefined,
     pullExpiresMs: positiveInt(env, 'CODESIFT_PULL_EXPIRES_MS', 1000),
     connectAttempts: positiveInt(env, 'CODESIFT_CONNECT_ATTEMPTS', 30),
+    ackWaitMs: env.CODESIFT_ACK_WAIT_MS?.trim()
+      ? positiveInt(env, 'CODESIFT_ACK_WAIT_MS', 0)
+      : undefined,
   };
 }
 

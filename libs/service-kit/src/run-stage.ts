@@ -9,6 +9,7 @@ import {
   type Handler,
   publishJobEvent,
   type TopologyOptions,
+  WORK_QUEUE_NAMES,
   type WorkQueue,
 } from '@codesift/bus';
 import { errorMessage } from '@codesift/core';
@@ -84,7 +85,7 @@ export async function runStage(
   try {
     // Every service does this at start-up; it is idempotent and race-safe,
     // so no start order between services is needed.
-    await ensureStreams(await jetstreamManager(nc), opts.topology);
+    await ensureStreams(await jetstreamManager(nc), withAckWait(opts.topology, config.ackWaitMs));
     const js = jetstream(nc);
     const runtime: StageRuntime = { config, env, log, nc, js };
     instance = await stage.init(runtime);
@@ -205,4 +206,15 @@ function supervise(
 
 function sum(stats: { acked: number; retried: number }[], key: 'acked' | 'retried'): number {
   return stats.reduce((n, s) => n + s[key], 0);
+}
+
+/** Applies CODESIFT_ACK_WAIT_MS to every work queue, under any explicit per-queue policy. */
+export function withAckWait(
+  topology: TopologyOptions | undefined,
+  ackWaitMs: number | undefined,
+): TopologyOptions | undefined {
+  if (ackWaitMs === undefined) return topology;
+  const policies: NonNullable<TopologyOptions['policies']> = {};
+  for (const q of WORK_QUEUE_NAMES) policies[q] = { ackWaitMs, ...topology?.policies?.[q] };
+  return { ...topology, policies };
 }

@@ -1,0 +1,217 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ensureStreams, readDeadLetters, WORK_QUEUES } from '@codesift/bus';
+import { type NatsServerHandle, startNatsServer } from '@codesift/bus/testing';
+import { indexRepository } from '@codesift/pipeline';
+import { watchJob } from '@codesift/service-kit';
+import { submitIndexJob } from '@codesift/worker';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import Database from 'better-sqlite3';
+import { repoRoot } from '../support/cli.js';
+import { writeTree } from '../support/tree.js';
+
+const WORKER = path.join(repoRoot, 'services', 'worker', 'bin', 'codesift-worker.js');
+const STAGES = ['chunker', 'contextualizer', 'embedder', 'writer', 'symbols'] as const;
+const FILES = 60;
+
+interface Worker {
+  stage: string;
+  proc: ChildProcess;
+  log: string;
+  exit: Promise<unknown>;
+}
+
+function startWorker(stage: string, env: NodeJS.ProcessEnv): Worker {
+  const proc = spawn(process.execPath, [WORKER, stage], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const w: Worker = {
+    stage,
+    proc,
+    log: '',
+    exit: new Promise((resolve) => proc.once('exit', (code, signal) => resolve(code ?? signal))),
+  };
+  proc.stderr?.on('data', (b: Buffer) => {
+    w.log += b.toString();
+  });
+  return w;
+}
+
+/** The file manifest and chunk ids: what a crash must not lose or duplicate. */
+function manifest(indexPath: string) {
+  const db = new Database(indexPath, { readonly: true });
+  try {
+    return {
+      files: db
+        .prepare(
+          'SELECT path, hash, size, language, chunk_count, symbol_count FROM files ORDER BY path',
+        )
+        .all(),
+      chunks: db.prepare('SELECT id, path FROM chunks ORDER BY id').all(),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+/** ~60 small source files, several chunks each, so embedding takes seconds. */
+function fixture(): Record<string, string> {
+  const tree: Record<string, string> = {};
+  for (let i = 0; i < FILES; i++) {
+    if (i % 3 === 2) {
+      tree[`py/mod${i}.py`] = [
+        `"""Module ${i}."""`,
+        '',
+        '',
+        `def load_${i}(path):`,
+        `    """Load record ${i} from path."""`,
+        '    with open(path) as f:',
+        '        return f.read()',
+        '',
+        '',
+        `def save_${i}(path, data):`,
+        `    """Save record ${i} to path."""`,
+        '    with open(path, "w") as f:',
+        '        f.write(data)',
+        '',
+      ].join('\n');
+    } else {
+      tree[`src/m${i}.ts`] = [
+        `/** Service number ${i}. */`,
+        `export class Service${i} {`,
+        '  private readonly items: string[] = [];',
+        '',
+        `  /** Adds an item to service ${i}. */`,
+        '  add(item: string): void {',
+        '    this.items.push(item);',
+        '  }',
+        '',
+        '  count(): number {',
+        '    return this.items.length;',
+        '  }',
+        '}',
+        '',
+        `export function helper${i}(n: number): number {`,
+        `  return n * ${i} + 1;`,
+        '}',
+        '',
+      ].join('\n');
+    }
+  }
+  return tree;
+}
+
+/**
+ * Crash recovery: with every stage in its own process, SIGKILL the embedder
+ * and the writer mid-job, start fresh ones, and the job must still finish
+ * with the same index as local mode: nothing lost, nothing dead-lettered.
+ */
+describe('cluster pipeline survives killed workers (end to end)', () => {
+  let work: string;
+  let server: NatsServerHandle;
+  let nc: NatsConnection;
+  const workers: Worker[] = [];
+
+  before(async () => {
+    work = mkdtempSync(path.join(tmpdir(), 'codesift-cluster-crash-'));
+    server = await startNatsServer();
+    nc = await connect({ servers: server.url, name: 'codesift-cluster-crash-test' });
+  });
+  after(async () => {
+    for (const w of workers)
+      if (w.proc.exitCode === null && w.proc.signalCode === null) w.proc.kill('SIGKILL');
+    await Promise.all(workers.map((w) => w.exit));
+    await nc?.close().catch(() => undefined);
+    await server?.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  test('a job finishes with nothing lost after the embedder and writer are SIGKILLed', async (t) => {
+    const root = path.join(work, 'repo');
+    writeTree(root, fixture());
+    const localDb = path.join(work, 'local', 'index.db');
+    const clusterDb = path.join(work, 'cluster', 'index.db');
+    const env = {
+      NATS_URL: server.url,
+      CODESIFT_INDEX: clusterDb,
+      CODESIFT_EMBEDDER: 'fixed:25',
+      CODESIFT_LOG_LEVEL: 'warn',
+      // Work held by a killed replica goes back to the queue after 1 s, not the 1–2 min default.
+      CODESIFT_ACK_WAIT_MS: '1000',
+    };
+
+    const js = jetstream(nc);
+    const jsm = await jetstreamManager(nc);
+    await ensureStreams(jsm);
+    const byStage = new Map<string, Worker>();
+    const spawnStage = (stage: string) => {
+      const w = startWorker(stage, env);
+      workers.push(w);
+      byStage.set(stage, w);
+      return w;
+    };
+    for (const stage of STAGES) spawnStage(stage);
+    const logs = () =>
+      workers.map((w) => `--- ${w.stage} (pid ${w.proc.pid})\n${w.log}`).join('\n');
+
+    const job = await submitIndexJob(js, root, clusterDb);
+    assert.equal(job.filesSent, FILES);
+
+    // Kill once some, but not all, files are done.
+    let killed = false;
+    let doneAtKill = 0;
+    let crash: Promise<void> | undefined;
+    const inFlightAtKill: Record<string, number> = {};
+    const started = performance.now();
+    const progress = await watchJob(js, job.jobId, {
+      timeoutMs: 30_000,
+      onProgress: (p) => {
+        if (killed || p.filesDone < 5) return;
+        killed = true;
+        doneAtKill = p.filesDone;
+        crash = (async () => {
+          const victims = ['embedder', 'writer'].map((s) => byStage.get(s)!);
+          for (const v of victims) v.proc.kill('SIGKILL');
+          await Promise.all(victims.map((v) => v.exit));
+          // Every worker runs with CODESIFT_ACK_WAIT_MS=1000 (see env), so
+          // the server hands the dead processes' unacked messages to the
+          // fresh replicas about a second later.
+          for (const q of ['contextualized', 'embedded'] as const) {
+            const info = await jsm.consumers.info(WORK_QUEUES[q].stream, WORK_QUEUES[q].durable);
+            inFlightAtKill[q] = info.num_ack_pending;
+          }
+          spawnStage('embedder');
+          spawnStage('writer');
+        })();
+      },
+    }).catch((err) => {
+      throw new Error(`${err.message}\n${logs()}`);
+    });
+    await crash;
+    const seconds = (performance.now() - started) / 1000;
+    t.diagnostic(
+      `killed at ${doneAtKill}/${FILES} files done; unacked then: ${JSON.stringify(inFlightAtKill)}; job ${seconds.toFixed(1)} s`,
+    );
+
+    assert.ok(killed, 'the workers were killed mid-job');
+    assert.ok(doneAtKill < FILES, `killed before the end (${doneAtKill} of ${FILES} done)`);
+    assert.equal(progress.filesDone, FILES, logs());
+    assert.equal(progress.filesFailed, 0, logs());
+    assert.deepEqual(await readDeadLetters(js, { expiresMs: 500 }), [], 'no dead letters');
+
+    await indexRepository({ root, indexPath: localDb, vectors: false });
+    const a = manifest(clusterDb);
+    const b = manifest(localDb);
+    assert.equal(a.files.length, FILES);
+    assert.ok(a.chunks.length > FILES, `expected several chunks per file, got ${a.chunks.length}`);
+    assert.deepEqual(a, b, 'the cluster index holds the same files and chunks as local mode');
+    assert.ok(seconds < 30, `job took ${seconds.toFixed(1)} s`);
+  });
+});
