@@ -4,7 +4,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ensureStreams, readDeadLetters, WORK_QUEUES } from '@codesift/bus';
 import { type NatsServerHandle, startNatsServer } from '@codesift/bus/testing';
 import { indexRepository } from '@codesift/pipeline';
