@@ -20,11 +20,11 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot, runCli } from '../support/cli.js';
+import { freePort, isAlive } from '../support/processes.js';
 import { syntheticRepo } from '../support/tree.js';
 
 const CLUSTER = path.join(repoRoot, 'scripts', 'cluster.mjs');
@@ -68,27 +68,6 @@ interface Run {
   summaryChunksPerSecond: number;
   /** Messages each embedder replica acked (cluster runs). */
   embedderAcks?: number[];
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function timedIndex(args: string[]): Promise<{ summary: Summary; wallSeconds: number }> {

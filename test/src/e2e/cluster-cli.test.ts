@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { repoRoot, runCli } from '../support/cli.js';
+import { freePort, isAlive } from '../support/processes.js';
 import { writeTree } from '../support/tree.js';
 
 const CLUSTER = path.join(repoRoot, 'scripts', 'cluster.mjs');
@@ -51,27 +51,6 @@ export async function retryWithBackoff<T>(op: () => Promise<T>, attempts = 5): P
 };
 
 const QUERIES = ['addEdge', 'retryWithBackoff', 'parse order amount', 'Store Put', 'graph edges'];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** `npm run cluster` and the --remote flags of `codesift index` and `codesift search`. */
 describe('codesift cluster (npm run cluster, index --remote, search --remote)', () => {

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,35 +12,10 @@ import { submitIndexJob } from '@codesift/worker';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import Database from 'better-sqlite3';
-import { repoRoot } from '../support/cli.js';
+import { startWorker, type Worker } from '../support/processes.js';
 import { writeTree } from '../support/tree.js';
 
-const WORKER = path.join(repoRoot, 'services', 'worker', 'bin', 'codesift-worker.js');
 const STAGES = ['chunker', 'contextualizer', 'embedder', 'writer', 'symbols'] as const;
-
-interface Worker {
-  stage: string;
-  proc: ChildProcess;
-  log: string;
-  exit: Promise<number | null>;
-}
-
-function startWorker(stage: string, env: NodeJS.ProcessEnv): Worker {
-  const proc = spawn(process.execPath, [WORKER, stage], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const w: Worker = {
-    stage,
-    proc,
-    log: '',
-    exit: new Promise((resolve) => proc.once('exit', (code) => resolve(code))),
-  };
-  proc.stderr?.on('data', (b: Buffer) => {
-    w.log += b.toString();
-  });
-  return w;
-}
 
 /** Everything two indexes must agree on, read straight from the SQLite files. */
 function snapshot(indexPath: string) {
