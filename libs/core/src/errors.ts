@@ -13,6 +13,8 @@ export type ErrorCode =
   | 'INVALID_ARGUMENT'
   | 'MODEL_UNAVAILABLE'
   | 'TIMEOUT'
+  /** Too much work queued already: try again later (gRPC RESOURCE_EXHAUSTED). */
+  | 'BUSY'
   | 'INTERNAL';
 
 export class CodesiftError extends Error {

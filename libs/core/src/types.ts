@@ -13,6 +13,7 @@ export type SkipReason =
   | 'secret' // .env, private keys: never indexed by default
   | 'symlink-outside-root'
   | 'symlink-loop'
+  | 'duplicate' // a second path (through a symlink) to a file already indexed under another path
   | 'unreadable';
 
 /** A file the scanner accepted for indexing. */

@@ -27,6 +27,8 @@ const CODE_TO_STATUS: Record<string, status> = {
   INDEX_CORRUPT: status.DATA_LOSS,
   MODEL_UNAVAILABLE: status.UNAVAILABLE,
   TIMEOUT: status.DEADLINE_EXCEEDED,
+  // Retryable later: the client should back off, not fix its request.
+  BUSY: status.RESOURCE_EXHAUSTED,
 };
 
 /**

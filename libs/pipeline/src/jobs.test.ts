@@ -255,7 +255,11 @@ describe('createLocalIndexJobs', () => {
     // One running, one waiting: the queue (max 1) is full.
     await jobs.start({ vectors: false });
     await jobs.start({ vectors: false });
-    await assert.rejects(jobs.start({ vectors: false, rebuild: true }), /already waiting/);
+    await assert.rejects(
+      jobs.start({ vectors: false, rebuild: true }),
+      (e: unknown) =>
+        e instanceof CodesiftError && e.code === 'BUSY' && /already waiting/.test(e.message),
+    );
     await assert.rejects(collect(jobs.watch('nope')), /no index job/);
     await jobs.close();
     await unrooted.close();

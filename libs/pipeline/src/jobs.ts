@@ -227,13 +227,9 @@ export function createLocalIndexJobs(options: LocalIndexJobsOptions = {}): Index
       );
       if (twin) return snapshot(twin.status);
       if (queue.length >= maxQueued) {
-        throw new CodesiftError(
-          'INVALID_ARGUMENT',
-          `${queue.length} index jobs are already waiting`,
-          {
-            hint: 'wait for the running job to finish and try again',
-          },
-        );
+        throw new CodesiftError('BUSY', `${queue.length} index jobs are already waiting`, {
+          hint: 'wait for the running job to finish and try again',
+        });
       }
       const job: Job = {
         status: newStatus(root, options.indexPath ?? defaultIndexPath(root), rebuild, vectors),

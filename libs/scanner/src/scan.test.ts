@@ -207,8 +207,10 @@ test('directory links between siblings terminate and each target is followed onc
   const result = await scan({ root });
   // Each link is followed once from outside its target; inside, the link back
   // to the directory being walked is the loop.
-  assert.deepEqual(paths(result), ['a/one.ts', 'a/to-b/two.ts', 'b/to-a/one.ts', 'b/two.ts']);
   assert.deepEqual(skipsOf(result, 'symlink-loop'), ['a/to-b/to-a', 'b/to-a/to-b']);
+  // And each file is indexed once, under its own path.
+  assert.deepEqual(paths(result), ['a/one.ts', 'b/two.ts']);
+  assert.deepEqual(skipsOf(result, 'duplicate'), ['a/to-b/two.ts', 'b/to-a/one.ts']);
 });
 
 test('symlinks pointing outside the root are refused', async (t) => {
@@ -223,14 +225,29 @@ test('symlinks pointing outside the root are refused', async (t) => {
   assert.deepEqual(skipsOf(result, 'symlink-outside-root'), ['dir-link', 'file-link.ts']);
 });
 
-test('a symlinked directory inside the root is walked under the link path', async (t) => {
+test('a file reached through a symlink inside the root is indexed once, under its own path', async (t) => {
   const root = makeTree(t, { 'real/x.ts': 'x' });
   symlinkSync('real', path.join(root, 'linked'));
   symlinkSync('real/x.ts', path.join(root, 'x-link.ts'));
   const result = await scan({ root });
-  assert.deepEqual(paths(result), ['linked/x.ts', 'real/x.ts', 'x-link.ts']);
-  assert.equal(result.files[0]?.absPath, path.join(root, 'linked', 'x.ts'));
-  assert.equal(result.files[2]?.size, 1);
+  assert.deepEqual(paths(result), ['real/x.ts']);
+  assert.deepEqual(
+    result.skippedFiles.map((s) => [s.path, s.reason, s.detail]),
+    [
+      ['linked/x.ts', 'duplicate', 'same file as real/x.ts'],
+      ['x-link.ts', 'duplicate', 'same file as real/x.ts'],
+    ],
+  );
+});
+
+test('a symlink into an ignored directory is walked under the link path', async (t) => {
+  const root = makeTree(t, { '.gitignore': 'build/\n', 'build/docs/guide.md': '# g', 'b.ts': '' });
+  symlinkSync('build/docs', path.join(root, 'docs'));
+  const result = await scan({ root });
+  assert.deepEqual(paths(result), ['.gitignore', 'b.ts', 'docs/guide.md']);
+  const guide = result.files.find((f) => f.path === 'docs/guide.md');
+  assert.equal(guide?.absPath, path.join(root, 'docs', 'guide.md'));
+  assert.equal(guide?.size, 3);
 });
 
 test('a second link to the same directory is not walked again', async (t) => {
@@ -238,9 +255,11 @@ test('a second link to the same directory is not walked again', async (t) => {
   symlinkSync('real', path.join(root, 'l1'));
   symlinkSync('real', path.join(root, 'l2'));
   const result = await scan({ root });
-  assert.deepEqual(paths(result), ['l1/x.ts', 'real/x.ts']);
+  assert.deepEqual(paths(result), ['real/x.ts']);
   assert.deepEqual(skipsOf(result, 'symlink-loop'), ['l2']);
-  assert.match(result.skippedFiles[0]?.detail ?? '', /already walked through l1/);
+  assert.deepEqual(skipsOf(result, 'duplicate'), ['l1/x.ts']);
+  const l2 = result.skippedFiles.find((s) => s.path === 'l2');
+  assert.match(l2?.detail ?? '', /already walked through l1/);
 });
 
 test('a dangling symlink is unreadable with a detail', async (t) => {

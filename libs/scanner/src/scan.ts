@@ -54,6 +54,8 @@ class Walk {
   readonly skippedFiles: SkippedFile[] = [];
   /** Real directories entered through a directory symlink, and by which link. */
   private readonly followedLinks = new Map<string, string>();
+  /** Canonical path of every accepted file, by its root-relative path. */
+  private readonly canonical = new Map<string, string>();
   private readonly stack: Directory[] = [];
   private readonly classifyOptions: { includeVendored: boolean; includeSecrets: boolean };
   private sinceYield = 0;
@@ -150,7 +152,7 @@ class Walk {
       if (dir.brokenIgnoreFiles?.has(name)) return;
       const verdict = this.fileVerdict(dir, rel, name);
       if (verdict === 'skip') return;
-      this.acceptFile(rel, abs);
+      this.acceptFile(rel, abs, path.join(dir.real, name));
     } else if (entry.isSymbolicLink()) {
       this.visitSymlink(dir, rel, abs, name, subdirs);
     } else if (dir.rules.test(rel, false).ignored) {
@@ -187,7 +189,7 @@ class Walk {
       const targetName = path.basename(target);
       const targetReason = classifyFileName(targetName, this.classifyOptions);
       if (targetReason) this.skip(rel, targetReason, `link target ${targetName}`);
-      else this.acceptFile(rel, abs, stats);
+      else this.acceptFile(rel, abs, target, stats);
     } else {
       this.skip(rel, 'unreadable', 'not a regular file or directory');
     }
@@ -271,7 +273,37 @@ class Walk {
     return { rel, abs, real, rules: parent.rules, parent };
   }
 
-  private acceptFile(rel: string, abs: string, known?: Stats): void {
+  /**
+   * Keeps one path per file on disk. A symlink inside the root (to a file,
+   * or to a directory the walk also enters by its real name) would otherwise
+   * index the same content twice and double its search results. The file's
+   * own path wins over link paths; among link paths only, the first in name
+   * order (a link into an ignored directory still gets its files indexed once).
+   */
+  dropAliases(): void {
+    const keeper = new Map<string, string>();
+    for (const f of [...this.files].sort(byPath)) {
+      const real = this.canonical.get(f.path) as string;
+      const current = keeper.get(real);
+      const home = this.isHome(f.path, real);
+      if (current === undefined || (home && !this.isHome(current, real))) keeper.set(real, f.path);
+    }
+    const kept: ScannedFile[] = [];
+    for (const f of this.files) {
+      const real = this.canonical.get(f.path) as string;
+      const winner = keeper.get(real) as string;
+      if (winner === f.path) kept.push(f);
+      else this.skip(f.path, 'duplicate', `same file as ${winner}`);
+    }
+    this.files.length = 0;
+    this.files.push(...kept);
+  }
+
+  private isHome(rel: string, real: string): boolean {
+    return path.join(this.realRoot, ...rel.split('/')) === real;
+  }
+
+  private acceptFile(rel: string, abs: string, real: string, known?: Stats): void {
     let st = known;
     if (!st) {
       try {
@@ -286,6 +318,7 @@ class Walk {
       this.skip(rel, 'too-large', tooLargeDetail(st.size, this.maxFileBytes));
       return;
     }
+    this.canonical.set(rel, real);
     this.files.push({
       path: rel,
       absPath: abs,
@@ -360,6 +393,7 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
     options.signal,
   );
   await walk.run(IgnoreRules.root(options.extraIgnore ?? []));
+  walk.dropAliases();
   return {
     files: walk.files.sort(byPath),
     skipped: walk.skipped,
