@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # One image for every codesift process; the command picks which one:
-#   codesift-worker <stage>          chunker | contextualizer | embedder | writer | symbols
-#   codesift serve --host 0.0.0.0 …  gRPC query service (port 50051)
+#   codesift-worker <stage>          scanner | chunker | contextualizer | embedder | writer | symbols
+#   codesift-query                   gRPC query service (port 50051; configured from the environment)
 #   codesift mcp --http --host 0.0.0.0 …   MCP over streamable HTTP (port 7400)
 # docker-compose.yml and deploy/ (Kubernetes) run it that way.
 
@@ -23,7 +23,7 @@ RUN npm ci
 RUN npm run build
 # Only production dependencies go into the runtime image; the workspace
 # packages stay linked under node_modules/@codesift, their bins under
-# node_modules/.bin (codesift, codesift-worker).
+# node_modules/.bin (codesift, codesift-worker, codesift-query).
 RUN npm prune --omit=dev
 
 # --- runtime ------------------------------------------------------------------
@@ -32,10 +32,13 @@ ENV NODE_ENV=production \
     PATH=/app/node_modules/.bin:$PATH
 WORKDIR /app
 COPY --from=build /app /app
-# /data holds the SQLite index (CODESIFT_INDEX=/data/index.db); a named volume
-# mounted there starts with this owner.
-RUN mkdir -p /data && chown node:node /data
+# /data holds a SQLite index when CODESIFT_STORE=sqlite (CODESIFT_INDEX=
+# /data/index.db; compose and deploy/ use Elasticsearch + Qdrant instead),
+# /symbols the symbol service's store; a named volume mounted there starts
+# with this owner. /checkouts is where the scanner finds the trees it indexes
+# (CODESIFT_SCAN_ROOT), mounted read-only.
+RUN mkdir -p /data /symbols /checkouts && chown node:node /data /symbols
 USER node
-# 50051: codesift serve (gRPC); 7400: codesift mcp --http.
+# 50051: codesift-query (gRPC); 7400: codesift mcp --http.
 EXPOSE 50051 7400
 CMD ["codesift", "--help"]

@@ -1,14 +1,19 @@
 #!/usr/bin/env node
-// The development cluster on one machine: a nats-server with JetStream, every
-// pipeline stage as its own `codesift-worker` process, and `codesift serve`
-// answering gRPC on the SQLite index the writer fills. Data and logs go under
-// --dir; Ctrl-C (or SIGTERM) stops everything and exits 0.
+// The development cluster on one machine: a nats-server with JetStream and
+// deploy/nats.conf (max_payload), every pipeline stage (the scanner and
+// symbol services included) as its own `codesift-worker` process, and the
+// query service (`codesift-query`) answering gRPC on the SQLite index the
+// writer fills. Data and logs go under --dir; Ctrl-C (or SIGTERM) stops
+// everything and exits 0.
 //
 //   npm run cluster -- [--dir .codesift-cluster] [--nats-port 4222] [--grpc-port 50051]
 //                      [--embedder none|builtin|auto|fixed:<ms>] [--replicas embedder=3]
+//                      [--scan-root <dir>]
 //
 // Then: codesift index --remote nats://127.0.0.1:4222 --index .codesift-cluster/index.db <dir>
 //       codesift search --remote 127.0.0.1:50051 "query"
+// or IndexService.StartIndex on 127.0.0.1:50051 with an absolute root (or one
+// under --scan-root), which the scanner service runs.
 import { spawn } from 'node:child_process';
 import { accessSync, constants, createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -17,16 +22,19 @@ import { parseArgs } from 'node:util';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WORKER = path.join(repo, 'services', 'worker', 'bin', 'codesift-worker.js');
-const CLI = path.join(repo, 'services', 'cli', 'bin', 'codesift.js');
-const STAGES = ['chunker', 'contextualizer', 'embedder', 'writer', 'symbols'];
+const QUERY = path.join(repo, 'services', 'query', 'bin', 'codesift-query.js');
+// The deployments' NATS settings (max_payload), so batches here are sized as there.
+const NATS_CONF = path.join(repo, 'deploy', 'nats.conf');
+const STAGES = ['scanner', 'chunker', 'contextualizer', 'embedder', 'writer', 'symbols'];
 const STOP_GRACE_MS = 10_000;
 const START_TIMEOUT_MS = 60_000;
 
 const HELP = `Usage: npm run cluster -- [options]
 
-Starts a development cluster on this machine: nats-server (JetStream), one
-process per pipeline stage (${STAGES.join(', ')}) and a query service
-(codesift serve) on the cluster's SQLite index. Ctrl-C stops it.
+Starts a development cluster on this machine: nats-server (JetStream, with
+deploy/nats.conf), one process per pipeline stage (${STAGES.join(', ')})
+and the query service (codesift-query: search, symbols, index jobs over
+gRPC) on the cluster's SQLite index. Ctrl-C stops it.
 
 Options:
   --dir <dir>             data and logs (default .codesift-cluster in the cwd):
@@ -38,6 +46,8 @@ Options:
                           that spends <ms> per chunk, one batch at a time per
                           embedder process (like one GPU each), hash vectors
   --replicas <stage=n>    run n processes of a stage, e.g. embedder=3 (repeatable)
+  --scan-root <dir>       directory gRPC StartIndex roots are relative to and may
+                          not leave (default: none, absolute roots only)
   -h, --help              show this help
 `;
 
@@ -57,6 +67,7 @@ try {
       'grpc-port': { type: 'string', default: '50051' },
       embedder: { type: 'string', default: 'none' },
       replicas: { type: 'string', multiple: true, default: [] },
+      'scan-root': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   }).values;
@@ -247,7 +258,18 @@ async function main() {
   const nats = start(
     'nats',
     findNatsServer(),
-    ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', path.join(dir, 'nats')],
+    // Flags after -c win over the file: it only raises max_payload.
+    [
+      '-c',
+      NATS_CONF,
+      '-a',
+      '127.0.0.1',
+      '-p',
+      String(natsPort),
+      '-js',
+      '-sd',
+      path.join(dir, 'nats'),
+    ],
     {},
     (out) => /Server is ready/.test(out),
   );
@@ -258,6 +280,7 @@ async function main() {
     NATS_URL: natsUrl,
     CODESIFT_INDEX: indexPath,
     CODESIFT_EMBEDDER: args.embedder,
+    ...(args['scan-root'] ? { CODESIFT_SCAN_ROOT: path.resolve(args['scan-root']) } : {}),
   };
   const stageReady = (out) => /"msg":"started"/.test(out);
   const stages = [];
@@ -271,14 +294,18 @@ async function main() {
   await Promise.all(stages);
 
   // The writer has created the index file when it reports "started", so the
-  // query service can open it; it reads every later commit (SQLite WAL).
-  const serveArgs = [CLI, 'serve', '--index', indexPath, '--port', String(grpcPort), '--read-only'];
-  // fixed:<ms> vectors are hashes no query could match: search by keyword.
-  if (args.embedder === 'none' || args.embedder.startsWith('fixed:')) {
-    serveArgs.push('--keyword-only');
-  }
-  const query = start('query', process.execPath, serveArgs, {}, (out) =>
-    /gRPC server listening on/.test(out),
+  // query service can open it; it reads every later commit (SQLite WAL) and
+  // reopens the index once the writer records an embedder. fixed:<ms>
+  // vectors are hashes no query could match: it searches by keyword then.
+  const queryEnv = {
+    NATS_URL: natsUrl,
+    CODESIFT_INDEX: indexPath,
+    CODESIFT_GRPC_HOST: '127.0.0.1',
+    CODESIFT_GRPC_PORT: String(grpcPort),
+    CODESIFT_EMBEDDER: args.embedder,
+  };
+  const query = start('query', process.execPath, [QUERY], queryEnv, (out) =>
+    /"msg":"listening"/.test(out),
   );
   await query.up;
   announce(query);

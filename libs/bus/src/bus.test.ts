@@ -4,10 +4,10 @@ import { type TestContext, test } from 'node:test';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { consume, type HandlerContext } from './consumer.js';
-import { readDeadLetters } from './dead-letter.js';
+import { publishDeadLetter, readDeadLetters } from './dead-letter.js';
 import { publish, publishJobEvent } from './publisher.js';
 import { consumerConfig, ensureStreams, type TopologyOptions } from './streams.js';
-import { EVENTS, WORK_QUEUES } from './subjects.js';
+import { EVENTS, WORK_QUEUE_NAMES, WORK_QUEUES } from './subjects.js';
 import { startNatsServer } from './testing/nats-server.js';
 import { formatTraceparent, newRootTrace } from './trace-context.js';
 
@@ -51,12 +51,12 @@ async function waitFor(what: string, cond: () => boolean | Promise<boolean>, ms 
   }
 }
 
+/** A batch of one file (the stages' tests cover larger batches). */
 const file = (i: number, jobId = 'job1') => ({
   jobId,
-  path: `src/f${i}.ts`,
-  hash: `h${i}`,
-  root: '/repo',
+  files: [{ path: `src/f${i}.ts`, hash: `h${i}`, root: '/repo' }],
 });
+const pathOf = (msg: { files: { path: string }[] }) => msg.files[0]?.path ?? '';
 
 test('ensureStreams is idempotent, concurrent-safe and applies policy changes', {
   timeout: T,
@@ -68,7 +68,8 @@ test('ensureStreams is idempotent, concurrent-safe and applies policy changes', 
   assert.equal(files.config.retention, 'workqueue');
   assert.deepEqual(files.config.subjects, ['codesift.work.files']);
   const streams = await jsm.streams.names().next();
-  assert.equal(streams.length, 8);
+  // One per work queue, plus job events and dead letters.
+  assert.equal(streams.length, WORK_QUEUE_NAMES.length + 2);
   const ci = await jsm.consumers.info(WORK_QUEUES.files.stream, 'chunker');
   assert.equal(ci.config.ack_policy, 'explicit');
   assert.equal(ci.config.ack_wait, 1000 * 1e6);
@@ -98,11 +99,15 @@ test('publish -> consume round trip carries headers and trace context downstream
     js,
     'files',
     async (msg, ctx) => {
-      seen = { path: msg.path, ctx };
+      seen = { path: pathOf(msg), ctx };
+      const f = msg.files[0]!;
       await publish(
         js,
         'chunks',
-        { jobId: msg.jobId, path: msg.path, hash: msg.hash, chunks: [{ id: 'c1', content: 'x' }] },
+        {
+          jobId: msg.jobId,
+          files: [{ path: f.path, hash: f.hash, chunks: [{ id: 'c1', content: 'x' }] }],
+        },
         { traceparent: ctx.trace },
       );
     },
@@ -115,7 +120,7 @@ test('publish -> consume round trip carries headers and trace context downstream
     'chunks',
     async (msg, ctx) => {
       downstream = ctx;
-      chunkCount = msg.chunks.length;
+      chunkCount = msg.files[0]?.chunks.length ?? 0;
     },
     FAST_CONSUME,
   );
@@ -161,7 +166,7 @@ test('replicas sharing the durable split the work and handle each message once',
         'files',
         async (msg) => {
           await new Promise((res) => setTimeout(res, 5));
-          handled.push(msg.path);
+          handled.push(pathOf(msg));
           byReplica[r]!++;
         },
         { ...FAST_CONSUME, batch: 4 },
@@ -187,7 +192,7 @@ test('a failing handler is retried with backoff, then dead-lettered with the rea
     js,
     'files',
     async (msg, ctx) => {
-      if (msg.path === 'src/f1.ts') {
+      if (pathOf(msg) === 'src/f1.ts') {
         attempts.push(ctx.deliveries);
         throw new Error('store unavailable');
       }
@@ -223,7 +228,7 @@ test('a malformed payload is dead-lettered at once and the rest keeps flowing', 
 }, async (t) => {
   const { js, jsm } = await setup(t);
   const handled = new Set<string>();
-  const c = await consume(js, 'files', async (msg) => void handled.add(msg.path), FAST_CONSUME);
+  const c = await consume(js, 'files', async (msg) => void handled.add(pathOf(msg)), FAST_CONSUME);
   await publish(js, 'files', file(1));
   await js.publish(WORK_QUEUES.files.subject, new Uint8Array([0xff, 0xff, 0xff, 0xff]));
   for (let i = 2; i <= 5; i++) await publish(js, 'files', file(i));
@@ -237,6 +242,28 @@ test('a malformed payload is dead-lettered at once and the rest keeps flowing', 
   await waitFor('stream empty', async () => {
     return (await jsm.streams.info(WORK_QUEUES.files.stream)).state.messages === 0;
   });
+});
+
+test('a dead letter with a message id is stored once (a redelivered batch fails its bad file again)', {
+  timeout: T,
+}, async (t) => {
+  const { js } = await setup(t);
+  const letter = (reason: string) => ({
+    subject: WORK_QUEUES.files.subject,
+    stage: 'chunker',
+    reason,
+    deliveries: 1,
+    payload: new Uint8Array([1, 2, 3]),
+    msgId: 'job1:1:abc:dead',
+  });
+  assert.equal((await publishDeadLetter(js, letter('chunk: bad input'))).duplicate, false);
+  assert.equal((await publishDeadLetter(js, letter('chunk: bad input'))).duplicate, true);
+  await publishDeadLetter(js, { ...letter('another file'), msgId: 'job1:1:def:dead' });
+  const letters = await readDeadLetters(js, { stage: 'chunker' });
+  assert.deepEqual(
+    letters.map((l) => l.letter.reason),
+    ['chunk: bad input', 'another file'],
+  );
 });
 
 test('a consumer killed mid-batch loses nothing: unacked messages go to another replica', {
@@ -262,7 +289,7 @@ test('a consumer killed mid-batch loses nothing: unacked messages go to another 
   void v;
 
   const handled: string[] = [];
-  const survivor = await consume(js, 'files', async (msg) => void handled.push(msg.path), {
+  const survivor = await consume(js, 'files', async (msg) => void handled.push(pathOf(msg)), {
     ...FAST_CONSUME,
   });
   await waitFor('all 20 after redelivery', () => new Set(handled).size === 20);
@@ -301,7 +328,7 @@ test('a nats-server restart mid-stream resumes; every message arrives (exactly o
     'files',
     async (msg) => {
       await new Promise((r) => setTimeout(r, 10));
-      handled.push(msg.path);
+      handled.push(pathOf(msg));
     },
     { ...FAST_CONSUME, batch: 4 },
   );
@@ -399,10 +426,24 @@ test('a message whose every attempt crashed is dead-lettered, not stranded', {
   await waitFor('victim got it', () => got === 1);
   await victim.nc.close(); // the only allowed attempt dies without an ack
   let survivorCalls = 0;
-  const c = await consume(js, 'files', async () => void survivorCalls++, FAST_CONSUME);
+  const exhausted: { jobId: string; paths: string[]; reason: string }[] = [];
+  const c = await consume(js, 'files', async () => void survivorCalls++, {
+    ...FAST_CONSUME,
+    onExhausted: (message, reason) => {
+      const batch = message as { jobId: string; files: { path: string }[] };
+      exhausted.push({ jobId: batch.jobId, paths: batch.files.map((f) => f.path), reason });
+    },
+  });
   await waitFor('dead letter', () => c.stats.deadLettered === 1);
   await c.stop();
   assert.equal(survivorCalls, 0);
+  // The stage is told (so its job hears the files failed) before the dead letter.
+  const sent = file(1) as { jobId: string; files: { path: string }[] };
+  assert.deepEqual(
+    exhausted.map((e) => [e.jobId, e.paths]),
+    [[sent.jobId, sent.files.map((f) => f.path)]],
+  );
+  assert.match(exhausted[0]!.reason, /^max deliveries: 1 attempt/);
   const [dl] = await readDeadLetters(js, { stage: 'chunker' });
   assert.match(dl!.letter.reason, /^max deliveries: 1 attempt/);
   assert.equal(dl!.letter.deliveries, 2);

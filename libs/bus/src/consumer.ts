@@ -4,11 +4,26 @@
 // can never succeed.
 import type { Consumer, JetStreamClient, JsMsg } from '@nats-io/jetstream';
 import type { MsgHdrs } from '@nats-io/transport-node';
+import {
+  context,
+  ROOT_CONTEXT,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from '@opentelemetry/api';
 import { DecodeError, decodeWork, type WorkMessage } from './codec.js';
 import { publishDeadLetter } from './dead-letter.js';
 import { HEADER } from './headers.js';
 import { WORK_QUEUES, type WorkQueue } from './subjects.js';
-import { childTrace, newRootTrace, parseTraceparent, type TraceContext } from './trace-context.js';
+import {
+  childTrace,
+  fromSpanContext,
+  newRootTrace,
+  parseTraceparent,
+  type TraceContext,
+  toSpanContext,
+} from './trace-context.js';
 
 export interface HandlerContext {
   readonly queue: WorkQueue;
@@ -22,7 +37,10 @@ export interface HandlerContext {
   readonly maxAttempts: number;
   /**
    * This stage's span: same trace as the incoming message, new span id.
-   * Pass it as `traceparent` when publishing follow-up messages.
+   * With an OpenTelemetry SDK running it is the CONSUMER span recorded for
+   * this message (also the active span while the handler runs). Pass it as
+   * `traceparent` when publishing follow-up messages, so they become its
+   * children; publish() without one uses the active span, which is the same.
    */
   readonly trace: TraceContext;
   /** Span id of the publisher, when the message carried a trace. */
@@ -55,6 +73,12 @@ export interface ConsumeOptions {
   pullExpiresMs?: number;
   /** Told about failures the loop handles itself (handler errors, pull errors). */
   onError?: (err: unknown, where: 'handler' | 'pull' | 'dead-letter' | 'ack') => void;
+  /**
+   * Called before a message is dead-lettered without its handler running
+   * (every attempt crashed or timed out), so the job can hear that its files
+   * failed; a handler's own last failure is the handler's to report.
+   */
+  onExhausted?: (message: WorkMessage<WorkQueue>, reason: string) => Promise<void> | void;
 }
 
 export interface ConsumeStats {
@@ -219,7 +243,47 @@ class ConsumerLoop<Q extends WorkQueue> implements Consumption {
     this.stats.peakInFlight = Math.max(this.stats.peakInFlight, this.inFlight.size);
   }
 
+  /**
+   * One message under one CONSUMER span whose parent is the publisher's
+   * traceparent header; the handler runs with that span active. Without an
+   * OpenTelemetry SDK the span is a no-op and only the headers carry the trace.
+   */
   private async process(m: JsMsg): Promise<void> {
+    const incoming = parseTraceparent(
+      m.headers?.get(HEADER.traceparent),
+      m.headers?.get(HEADER.tracestate) || undefined,
+    );
+    const parent = incoming
+      ? trace.setSpanContext(ROOT_CONTEXT, toSpanContext(incoming))
+      : ROOT_CONTEXT;
+    const jobHeader = m.headers?.get(HEADER.job);
+    const span = trace.getTracer('@codesift/bus').startSpan(
+      `process ${m.subject}`,
+      {
+        kind: SpanKind.CONSUMER,
+        attributes: {
+          'messaging.system': 'nats',
+          'messaging.operation.type': 'process',
+          'messaging.operation.name': 'process',
+          'messaging.destination.name': m.subject,
+          'messaging.consumer.group.name': this.def.durable,
+          'messaging.message.body.size': m.data.length,
+          'messaging.nats.stream': m.info.stream,
+          'messaging.nats.stream_sequence': m.seq,
+          'messaging.nats.delivery_count': m.info.deliveryCount,
+          ...(jobHeader ? { 'codesift.job_id': jobHeader } : {}),
+        },
+      },
+      parent,
+    );
+    try {
+      await context.with(trace.setSpan(parent, span), () => this.handle(m, span, incoming));
+    } finally {
+      span.end();
+    }
+  }
+
+  private async handle(m: JsMsg, span: Span, incoming: TraceContext | undefined): Promise<void> {
     const deliveries = m.info.deliveryCount;
     let message: WorkMessage<Q>;
     try {
@@ -227,27 +291,35 @@ class ConsumerLoop<Q extends WorkQueue> implements Consumption {
     } catch (err) {
       // Redelivering bytes that cannot decode would fail the same way every time.
       const reason = err instanceof DecodeError ? err.message : `decode: ${errorText(err)}`;
-      return this.deadLetter(m, reason, deliveries);
+      return this.deadLetter(m, reason, deliveries, span);
     }
+    const jobId = (message as { jobId: string }).jobId;
+    if (jobId) span.setAttribute('codesift.job_id', jobId);
     if (deliveries > this.maxAttempts) {
-      return this.deadLetter(
-        m,
-        `max deliveries: ${this.maxAttempts} attempt(s) ended without ack (handler crashed or timed out)`,
-        deliveries,
-      );
+      const reason = `max deliveries: ${this.maxAttempts} attempt(s) ended without ack (handler crashed or timed out)`;
+      try {
+        await this.opts.onExhausted?.(message as WorkMessage<WorkQueue>, reason);
+      } catch (err) {
+        this.opts.onError?.(err, 'dead-letter');
+      }
+      return this.deadLetter(m, reason, deliveries, span);
     }
-    const incoming = parseTraceparent(
-      m.headers?.get(HEADER.traceparent),
-      m.headers?.get(HEADER.tracestate) || undefined,
-    );
+    // The recorded span is this stage's span; a no-op span (no SDK) keeps
+    // the parent's ids, and then a fresh child id stands in for it.
+    const own = fromSpanContext(span.spanContext());
     const ctx: HandlerContext = {
       queue: this.queue,
       stage: this.def.durable,
       subject: m.subject,
-      jobId: (message as { jobId: string }).jobId,
+      jobId,
       deliveries,
       maxAttempts: this.maxAttempts,
-      trace: incoming ? childTrace(incoming) : newRootTrace(),
+      trace:
+        own && own.spanId !== incoming?.spanId
+          ? own
+          : incoming
+            ? childTrace(incoming)
+            : newRootTrace(),
       parentSpanId: incoming?.spanId,
       headers: m.headers,
       working: () => m.working(),
@@ -267,27 +339,37 @@ class ConsumerLoop<Q extends WorkQueue> implements Consumption {
     } catch (err) {
       clearInterval(heartbeat);
       this.opts.onError?.(err, 'handler');
+      failSpan(span, err);
       const reason = `handler: ${errorText(err)}`;
-      if (deliveries >= this.maxAttempts) return this.deadLetter(m, reason, deliveries);
+      if (deliveries >= this.maxAttempts) return this.deadLetter(m, reason, deliveries, span);
       const delay = this.backoff[Math.min(deliveries - 1, this.backoff.length - 1)] ?? 0;
-      return this.settle(() => m.nak(delay), 'retried');
+      return this.settle(() => m.nak(delay), 'retried', span);
     }
     clearInterval(heartbeat);
-    this.settle(() => m.ack(), 'acked');
+    this.settle(() => m.ack(), 'acked', span);
   }
 
-  private settle(fn: () => void, stat: 'acked' | 'retried' | 'deadLettered'): void {
+  private settle(fn: () => void, stat: 'acked' | 'retried' | 'deadLettered', span?: Span): void {
     try {
       fn();
       this.stats[stat]++;
+      span?.setAttribute('codesift.outcome', stat);
     } catch (err) {
       // The connection closed under us: the message stays unacked and is
       // redelivered after ack_wait, which idempotent handlers tolerate.
       this.opts.onError?.(err, 'ack');
+      span?.setAttribute('codesift.outcome', 'unsettled');
     }
   }
 
-  private async deadLetter(m: JsMsg, reason: string, deliveries: number): Promise<void> {
+  private async deadLetter(
+    m: JsMsg,
+    reason: string,
+    deliveries: number,
+    span?: Span,
+  ): Promise<void> {
+    span?.addEvent('dead-letter', { 'codesift.reason': reason });
+    span?.setStatus({ code: SpanStatusCode.ERROR, message: reason });
     try {
       await publishDeadLetter(this.js, {
         subject: m.subject,
@@ -300,12 +382,18 @@ class ConsumerLoop<Q extends WorkQueue> implements Consumption {
     } catch (err) {
       // Never drop a message we could not record: leave it for another try.
       this.opts.onError?.(err, 'dead-letter');
-      this.settle(() => m.nak(this.backoff[0] ?? 1000), 'retried');
+      this.settle(() => m.nak(this.backoff[0] ?? 1000), 'retried', span);
       return;
     }
     // The dead letter is stored, so the message is done here: ack, not
     // term(), because nats-server 2.9 keeps a terminated message in a
     // work-queue stream forever, where only an ack removes it.
-    this.settle(() => m.ack(), 'deadLettered');
+    this.settle(() => m.ack(), 'deadLettered', span);
   }
+}
+
+/** Marks the message's span failed: ERROR status plus the exception as an event. */
+function failSpan(span: Span, err: unknown): void {
+  span.recordException(err instanceof Error ? err : String(err));
+  span.setStatus({ code: SpanStatusCode.ERROR, message: errorText(err) });
 }

@@ -18,6 +18,12 @@ export interface DeadLetterInput {
   payload: Uint8Array;
   /** Headers of the original message; trace and job headers are kept. */
   headers?: MsgHdrs | undefined;
+  /**
+   * JetStream message id, so the same letter stored twice within the
+   * duplicate window (a batch redelivered after one of its files was
+   * dead-lettered) is kept once.
+   */
+  msgId?: string;
 }
 
 /** Stores a dead letter; resolves once JetStream has it, so the original can be terminated. */
@@ -39,6 +45,7 @@ export async function publishDeadLetter(
   });
   return js.publish(deadLetterSubject(input.stage), toBinary(DeadLetterSchema, letter), {
     headers: h,
+    ...(input.msgId ? { msgID: input.msgId } : {}),
   });
 }
 

@@ -1,8 +1,25 @@
 export {
+  type BatchLimits,
+  BatchPacker,
+  DEFAULT_BATCH_LIMITS,
+  type FittedBatches,
+  fitBatches,
+  messageByteLimit,
+  NATS_DEFAULT_MAX_PAYLOAD,
+  packBatches,
+  singleFileBatch,
+} from './batch.js';
+export {
+  type AnyBatch,
+  batchPaths,
   createWork,
+  createWorkFile,
   DecodeError,
   decodeWork,
+  encodedFileSize,
   encodeWork,
+  type WorkFile,
+  type WorkFileInit,
   type WorkMessage,
   type WorkMessageInit,
   workMessageId,
@@ -23,6 +40,24 @@ export {
 } from './dead-letter.js';
 export { HEADER } from './headers.js';
 export { type PublishOptions, publish, publishJobEvent } from './publisher.js';
+export {
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  ERROR_HEADER,
+  type RequestOptions,
+  type Responder,
+  requestService,
+  SERVICE_NAMES,
+  SERVICES,
+  type ServeOptions,
+  type ServiceDef,
+  type ServiceHandler,
+  type ServiceName,
+  type ServiceRequest,
+  type ServiceRequestInit,
+  type ServiceResponse,
+  type ServiceResponseInit,
+  serveRequests,
+} from './services.js';
 export {
   type ConsumerPolicy,
   consumerConfig,
@@ -47,7 +82,9 @@ export {
 export {
   childTrace,
   formatTraceparent,
+  fromSpanContext,
   newRootTrace,
   parseTraceparent,
   type TraceContext,
+  toSpanContext,
 } from './trace-context.js';

@@ -4,21 +4,33 @@ import { create, type MessageInitShape, toBinary } from '@bufbuild/protobuf';
 import { JobEventSchema } from '@codesift/proto';
 import type { JetStreamClient, PubAck } from '@nats-io/jetstream';
 import { type MsgHdrs, headers as natsHeaders } from '@nats-io/transport-node';
+import {
+  type Attributes,
+  context,
+  ROOT_CONTEXT,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from '@opentelemetry/api';
 import { createWork, encodeWork, type WorkMessageInit, workMessageId } from './codec.js';
 import { HEADER } from './headers.js';
 import { jobEventsSubject, WORK_QUEUES, type WorkQueue } from './subjects.js';
 import {
   formatTraceparent,
+  fromSpanContext,
   newRootTrace,
   parseTraceparent,
   type TraceContext,
+  toSpanContext,
 } from './trace-context.js';
 
 export interface PublishOptions {
   /**
    * Trace context of the span doing the publishing (a consumer's ctx.trace),
-   * or a traceparent header string. Without one a new trace starts here, so
-   * every file has a trace from the scanner on.
+   * or a traceparent header string. Without one the active OpenTelemetry
+   * span is the parent, and without that a new trace starts here, so every
+   * file has a trace from the scanner on.
    */
   traceparent?: TraceContext | string;
   tracestate?: string;
@@ -35,19 +47,68 @@ export interface PublishOptions {
   retryDelayMs?: number;
 }
 
-function traceHeaders(
+/**
+ * Starts the PRODUCER span of one publish (a no-op span without an SDK) and
+ * writes the trace headers: the span's own context when it is recorded, so
+ * the consumer's span becomes its child; otherwise the explicit or active
+ * parent unchanged; otherwise a new root.
+ */
+function startPublish(
   h: MsgHdrs,
+  subject: string,
   opts: Pick<PublishOptions, 'traceparent' | 'tracestate'>,
-): TraceContext {
-  const ctx =
+  attributes: Attributes,
+): Span {
+  const explicit =
     typeof opts.traceparent === 'string'
       ? parseTraceparent(opts.traceparent, opts.tracestate)
       : opts.traceparent;
-  const trace = ctx ?? newRootTrace();
-  h.set(HEADER.traceparent, formatTraceparent(trace));
-  const state = opts.tracestate ?? trace.traceState;
+  // An explicit parent that is the active span (a handler passing ctx.trace)
+  // keeps the in-process context; any other becomes a remote parent.
+  const active = trace.getSpanContext(context.active());
+  const parent =
+    !explicit || (active?.spanId === explicit.spanId && active.traceId === explicit.traceId)
+      ? context.active()
+      : trace.setSpanContext(ROOT_CONTEXT, toSpanContext(explicit));
+  const span = trace.getTracer('@codesift/bus').startSpan(
+    `send ${subject}`,
+    {
+      kind: SpanKind.PRODUCER,
+      attributes: {
+        'messaging.system': 'nats',
+        'messaging.operation.type': 'send',
+        'messaging.operation.name': 'publish',
+        'messaging.destination.name': subject,
+        ...attributes,
+      },
+    },
+    parent,
+  );
+  const ctx = fromSpanContext(span.spanContext()) ?? newRootTrace();
+  h.set(HEADER.traceparent, formatTraceparent(ctx));
+  const state = opts.tracestate ?? ctx.traceState;
   if (state) h.set(HEADER.tracestate, state);
-  return trace;
+  return span;
+}
+
+/** Runs the publish under its span: ack details on success, ERROR status on failure. */
+async function traced(span: Span, publishing: Promise<PubAck>): Promise<PubAck> {
+  try {
+    const ack = await publishing;
+    span.setAttribute('messaging.nats.stream', ack.stream);
+    span.setAttribute('messaging.nats.stream_sequence', ack.seq);
+    if (ack.duplicate) span.setAttribute('messaging.nats.duplicate', true);
+    return ack;
+  } catch (err) {
+    span.recordException(err instanceof Error ? err : String(err));
+    span.setStatus({
+      code: SpanStatusCode.ERROR,
+      message: err instanceof Error ? err.message : String(err),
+    });
+    throw err;
+  } finally {
+    span.end();
+  }
 }
 
 async function publishWithRetry(
@@ -87,18 +148,17 @@ export async function publish<Q extends WorkQueue>(
 ): Promise<PubAck> {
   const message = createWork(queue, init);
   const h = natsHeaders();
-  traceHeaders(h, opts);
+  const subject = WORK_QUEUES[queue].subject;
   const jobId = (message as { jobId: string }).jobId;
-  if (jobId) h.set(HEADER.job, jobId);
   const msgId = opts.msgId === null ? undefined : (opts.msgId ?? workMessageId(queue, message));
-  return publishWithRetry(
-    js,
-    WORK_QUEUES[queue].subject,
-    encodeWork(queue, message),
-    h,
-    msgId,
-    opts,
-  );
+  const payload = encodeWork(queue, message);
+  const span = startPublish(h, subject, opts, {
+    'messaging.message.body.size': payload.length,
+    ...(msgId ? { 'messaging.message.id': msgId } : {}),
+    ...(jobId ? { 'codesift.job_id': jobId } : {}),
+  });
+  if (jobId) h.set(HEADER.job, jobId);
+  return traced(span, publishWithRetry(js, subject, payload, h, msgId, opts));
 }
 
 /** Publishes job progress to `codesift.events.job.<jobId>` (kept in a limits stream). */
@@ -109,14 +169,13 @@ export async function publishJobEvent(
 ): Promise<PubAck> {
   const msg = create(JobEventSchema, event);
   const h = natsHeaders();
-  traceHeaders(h, opts);
+  const subject = jobEventsSubject(msg.jobId);
+  const payload = toBinary(JobEventSchema, msg);
+  const span = startPublish(h, subject, opts, {
+    'messaging.message.body.size': payload.length,
+    ...(opts.msgId ? { 'messaging.message.id': opts.msgId } : {}),
+    'codesift.job_id': msg.jobId,
+  });
   h.set(HEADER.job, msg.jobId);
-  return publishWithRetry(
-    js,
-    jobEventsSubject(msg.jobId),
-    toBinary(JobEventSchema, msg),
-    h,
-    opts.msgId ?? undefined,
-    opts,
-  );
+  return traced(span, publishWithRetry(js, subject, payload, h, opts.msgId ?? undefined, opts));
 }

@@ -37,6 +37,7 @@ export const DEFAULT_POLICIES: Record<WorkQueue, ConsumerPolicy> = {
   contextualized: { ...DEFAULT_POLICY, ackWaitMs: 120_000, maxAckPending: 64 },
   embedded: DEFAULT_POLICY,
   deletes: DEFAULT_POLICY,
+  jobs: DEFAULT_POLICY,
 };
 
 export interface TopologyOptions {

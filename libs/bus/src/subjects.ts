@@ -2,12 +2,24 @@
 // defined once as data. Services, ensureStreams and the tests all read this
 // table, so a subject name is never spelled twice.
 import type { DescMessage } from '@bufbuild/protobuf';
-import { FileChunksSchema, FileDeletedSchema, FileWorkSchema } from '@codesift/proto';
+import {
+  FileChunksBatchSchema,
+  FileChunksSchema,
+  FileDeletedBatchSchema,
+  FileDeletedSchema,
+  FileWorkBatchSchema,
+  FileWorkSchema,
+  IndexJobRequestSchema,
+  IndexJobRootSchema,
+} from '@codesift/proto';
 
 /** Prefix of every codesift subject, so one NATS account can host other traffic. */
 export const SUBJECT_PREFIX = 'codesift';
 
-export interface WorkQueueDef<S extends DescMessage = DescMessage> {
+export interface WorkQueueDef<
+  S extends DescMessage = DescMessage,
+  F extends DescMessage = DescMessage,
+> {
   /** Subject the producing stage publishes to. */
   readonly subject: string;
   /** JetStream stream holding the subject (work-queue retention). */
@@ -18,7 +30,10 @@ export interface WorkQueueDef<S extends DescMessage = DescMessage> {
    */
   readonly durable: string;
   readonly producer: string;
+  /** The message on the wire: a batch of files of one job (`job_id`, `files`). */
   readonly schema: S;
+  /** One file of a batch. */
+  readonly fileSchema: F;
 }
 
 /**
@@ -32,42 +47,58 @@ export const WORK_QUEUES = {
     stream: 'CODESIFT_WORK_FILES',
     durable: 'chunker',
     producer: 'scanner',
-    schema: FileWorkSchema,
+    schema: FileWorkBatchSchema,
+    fileSchema: FileWorkSchema,
   },
   chunks: {
     subject: `${SUBJECT_PREFIX}.work.chunks`,
     stream: 'CODESIFT_WORK_CHUNKS',
     durable: 'contextualizer',
     producer: 'chunker',
-    schema: FileChunksSchema,
+    schema: FileChunksBatchSchema,
+    fileSchema: FileChunksSchema,
   },
   symbols: {
     subject: `${SUBJECT_PREFIX}.work.symbols`,
     stream: 'CODESIFT_WORK_SYMBOLS',
     durable: 'symbols',
     producer: 'chunker',
-    schema: FileChunksSchema,
+    schema: FileChunksBatchSchema,
+    fileSchema: FileChunksSchema,
   },
   contextualized: {
     subject: `${SUBJECT_PREFIX}.work.contextualized`,
     stream: 'CODESIFT_WORK_CONTEXTUALIZED',
     durable: 'embedder',
     producer: 'contextualizer',
-    schema: FileChunksSchema,
+    schema: FileChunksBatchSchema,
+    fileSchema: FileChunksSchema,
   },
   embedded: {
     subject: `${SUBJECT_PREFIX}.work.embedded`,
     stream: 'CODESIFT_WORK_EMBEDDED',
     durable: 'writer',
     producer: 'embedder',
-    schema: FileChunksSchema,
+    schema: FileChunksBatchSchema,
+    fileSchema: FileChunksSchema,
   },
   deletes: {
     subject: `${SUBJECT_PREFIX}.work.deletes`,
     stream: 'CODESIFT_WORK_DELETES',
     durable: 'writer-deletes',
     producer: 'scanner',
-    schema: FileDeletedSchema,
+    schema: FileDeletedBatchSchema,
+    fileSchema: FileDeletedSchema,
+  },
+  // Index-job requests (the query service's StartIndex, tools) -> the scanner
+  // service, which scans the named directory on its own disk.
+  jobs: {
+    subject: `${SUBJECT_PREFIX}.work.jobs`,
+    stream: 'CODESIFT_WORK_JOBS',
+    durable: 'scanner',
+    producer: 'client',
+    schema: IndexJobRequestSchema,
+    fileSchema: IndexJobRootSchema,
   },
 } as const satisfies Record<string, WorkQueueDef>;
 

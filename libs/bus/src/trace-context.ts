@@ -1,7 +1,9 @@
 // W3C Trace Context (https://www.w3.org/TR/trace-context/) at the transport
-// level only: parse, format and derive child spans. A telemetry lib can later
-// bridge these to OpenTelemetry without the bus depending on the SDK.
+// level: parse, format and derive child spans, and convert to and from
+// OpenTelemetry span contexts. Only the OpenTelemetry API is used (a no-op
+// until a process registers an SDK), never the SDK itself.
 import { randomBytes } from 'node:crypto';
+import { createTraceState, isSpanContextValid, type SpanContext } from '@opentelemetry/api';
 
 export interface TraceContext {
   /** 32 lowercase hex chars, not all zero. */
@@ -63,4 +65,30 @@ export function newRootTrace(): TraceContext {
 /** Same trace, new span id: the span of the work done on behalf of `parent`. */
 export function childTrace(parent: TraceContext): TraceContext {
   return { ...parent, spanId: randomHex(8, ZERO_SPAN) };
+}
+
+/**
+ * The OpenTelemetry span context of `ctx`, marked remote (it came over the
+ * wire), so a span started under it links to the publisher's span.
+ */
+export function toSpanContext(ctx: TraceContext): SpanContext {
+  return {
+    traceId: ctx.traceId,
+    spanId: ctx.spanId,
+    traceFlags: ctx.flags & 0xff,
+    isRemote: true,
+    ...(ctx.traceState ? { traceState: createTraceState(ctx.traceState) } : {}),
+  };
+}
+
+/** The transport form of an OpenTelemetry span context; undefined when it is not valid. */
+export function fromSpanContext(span: SpanContext): TraceContext | undefined {
+  if (!isSpanContextValid(span)) return undefined;
+  const state = span.traceState?.serialize();
+  return {
+    traceId: span.traceId,
+    spanId: span.spanId,
+    flags: span.traceFlags,
+    ...(state ? { traceState: state } : {}),
+  };
 }

@@ -15,6 +15,8 @@ export type ErrorCode =
   | 'TIMEOUT'
   /** Too much work queued already: try again later (gRPC RESOURCE_EXHAUSTED). */
   | 'BUSY'
+  /** A service this one depends on is down or unreachable: retry later (gRPC UNAVAILABLE). */
+  | 'UNAVAILABLE'
   | 'INTERNAL';
 
 export class CodesiftError extends Error {

@@ -1,4 +1,6 @@
-import type { Metadata } from '@grpc/grpc-js';
+import { contextFromTraceparent, recordError, traceparentFromContext } from '@codesift/telemetry';
+import { type Metadata, status } from '@grpc/grpc-js';
+import { type Context, type Span, SpanKind, trace } from '@opentelemetry/api';
 
 /** What a handler knows about its call besides the request. */
 export interface CallContext {
@@ -7,6 +9,12 @@ export interface CallContext {
   /** Milliseconds left until the call's deadline when the handler started; undefined without one. */
   deadlineMs: number | undefined;
   metadata: Metadata;
+  /**
+   * W3C traceparent of this call's server span (or of the caller, when no
+   * tracing SDK runs); undefined when neither exists. Work the handler hands
+   * to other processes (an index job on the bus) carries it on.
+   */
+  traceparent: string | undefined;
 }
 
 /** The parts of a grpc-js server call this module needs (unary and streaming calls alike). */
@@ -25,7 +33,10 @@ export interface ServerCallLike {
  * cancellation with an AbortError, so a handler that rethrows `signal.reason`
  * reports the right status. `dispose` must run when the handler is done.
  */
-export function openCallContext(call: ServerCallLike): { ctx: CallContext; dispose: () => void } {
+export function openCallContext(
+  call: ServerCallLike,
+  otel?: Context,
+): { ctx: CallContext; dispose: () => void } {
   const controller = new AbortController();
   const deadline = call.getDeadline();
   const deadlineAt = deadline instanceof Date ? deadline.getTime() : deadline;
@@ -43,10 +54,69 @@ export function openCallContext(call: ServerCallLike): { ctx: CallContext; dispo
   timer?.unref();
   if (call.cancelled) onCancelled();
   return {
-    ctx: { signal: controller.signal, deadlineMs, metadata: call.metadata },
+    ctx: {
+      signal: controller.signal,
+      deadlineMs,
+      metadata: call.metadata,
+      traceparent: otel ? traceparentFromContext(otel)?.traceparent : undefined,
+    },
     dispose: () => {
       clearTimeout(timer);
       call.removeListener('cancelled', onCancelled);
+    },
+  };
+}
+
+function metadataString(metadata: Metadata, key: string): string | undefined {
+  const v = metadata.get(key)[0];
+  return typeof v === 'string' && v ? v : undefined;
+}
+
+// Status codes that mean the server failed (OpenTelemetry's gRPC conventions);
+// the others are the caller's problem and leave the server span unset.
+const SERVER_FAULTS = new Set<number>([
+  status.UNKNOWN,
+  status.DEADLINE_EXCEEDED,
+  status.UNIMPLEMENTED,
+  status.INTERNAL,
+  status.UNAVAILABLE,
+  status.DATA_LOSS,
+]);
+
+export interface ServerSpan {
+  /** The context to run the handler in: the server span is active there. */
+  readonly context: Context;
+  /** Ends the span with the call's outcome: the gRPC status code, and the error if any. */
+  end(code: number, err?: unknown): void;
+}
+
+/**
+ * Starts the SERVER span of one RPC, `<package.Service>/<Method>`, whose
+ * parent is the caller's `traceparent` metadata. A no-op while no tracing
+ * SDK is registered.
+ */
+export function startServerSpan(metadata: Metadata, service: string, method: string): ServerSpan {
+  const parent = contextFromTraceparent(
+    metadataString(metadata, 'traceparent'),
+    metadataString(metadata, 'tracestate'),
+  );
+  const span: Span = trace.getTracer('@codesift/grpc').startSpan(
+    `${service}/${method}`,
+    {
+      kind: SpanKind.SERVER,
+      attributes: { 'rpc.system': 'grpc', 'rpc.service': service, 'rpc.method': method },
+    },
+    parent,
+  );
+  return {
+    context: trace.setSpan(parent, span),
+    end(code, err) {
+      span.setAttribute('rpc.grpc.status_code', code);
+      if (err !== undefined) {
+        span.setAttribute('error.type', status[code] ?? String(code));
+        if (SERVER_FAULTS.has(code)) recordError(span, err);
+      }
+      span.end();
     },
   };
 }

@@ -1,6 +1,7 @@
 import { create } from '@bufbuild/protobuf';
 import type { GenService, GenServiceMethods } from '@bufbuild/protobuf/codegenv2';
 import { IndexService, SearchService, SymbolService } from '@codesift/proto';
+import { recordError, traceparentFromContext } from '@codesift/telemetry';
 import {
   type CallOptions,
   type ChannelCredentials,
@@ -14,7 +15,9 @@ import {
   type ServiceClientConstructor,
   type ServiceDefinition,
   type ServiceError,
+  status,
 } from '@grpc/grpc-js';
+import { type Context, context, SpanKind, trace } from '@opentelemetry/api';
 import { service as healthServiceDefinition, type ServingStatus } from 'grpc-health-check';
 import { HEALTH_SERVICE_NAME } from './health.js';
 import {
@@ -67,7 +70,9 @@ export function clientConstructor<T extends GenServiceMethods>(
 
 /**
  * Wraps a grpc-js client of `service` in typed promise / async-iterator
- * methods. `raw` must have been made by clientConstructor(service).
+ * methods. `raw` must have been made by clientConstructor(service). Each call
+ * runs under a CLIENT span (a child of the active span) whose traceparent
+ * goes out as metadata, so the server's span joins the caller's trace.
  */
 export function typedClient<T extends GenServiceMethods>(
   service: GenService<T>,
@@ -78,22 +83,98 @@ export function typedClient<T extends GenServiceMethods>(
   const callable = raw as unknown as Record<string, (...args: unknown[]) => unknown>;
   for (const method of service.methods) {
     const fn = callable[method.localName]!.bind(raw);
-    const prepare = (request: unknown, opts: RpcOptions) => {
+    const prepare = (request: unknown, opts: RpcOptions, span: ClientSpan) => {
       const metadata = opts.metadata?.clone() ?? new Metadata();
       if (options.token) metadata.set('authorization', `Bearer ${options.token}`);
+      // A traceparent the caller set explicitly wins over the active span.
+      if (metadata.get('traceparent').length === 0) {
+        const headers = traceparentFromContext(span.context);
+        if (headers) {
+          metadata.set('traceparent', headers.traceparent);
+          if (headers.tracestate) metadata.set('tracestate', headers.tracestate);
+        }
+      }
       const callOptions: CallOptions = {};
       if (opts.deadlineMs !== undefined) callOptions.deadline = Date.now() + opts.deadlineMs;
       return [create(method.input, request as never), metadata, callOptions] as const;
     };
     if (method.methodKind === 'unary') {
-      out[method.localName] = (request: unknown, opts: RpcOptions = {}) =>
-        cancellable(opts.signal, (done) => fn(...prepare(request, opts), done));
+      out[method.localName] = (request: unknown, opts: RpcOptions = {}) => {
+        const span = startClientSpan(service.typeName, method.name);
+        return cancellable(opts.signal, (done) => fn(...prepare(request, opts, span), done)).then(
+          (response) => {
+            span.end(status.OK);
+            return response;
+          },
+          (err: unknown) => {
+            span.end((err as Partial<ServiceError>)?.code ?? status.UNKNOWN, err);
+            throw err;
+          },
+        );
+      };
     } else if (method.methodKind === 'server_streaming') {
       out[method.localName] = (request: unknown, opts: RpcOptions = {}) =>
-        streamResponses(() => fn(...prepare(request, opts)) as ClientReadableStream<unknown>, opts);
+        tracedStream(service.typeName, method.name, (span) =>
+          streamResponses(
+            () => fn(...prepare(request, opts, span)) as ClientReadableStream<unknown>,
+            opts,
+          ),
+        );
     }
   }
   return out as TypedClient<T>;
+}
+
+interface ClientSpan {
+  /** The active context with this span in it: what goes out as traceparent. */
+  readonly context: Context;
+  end(code: number, err?: unknown): void;
+}
+
+/** Starts the CLIENT span `<package.Service>/<Method>` under the active span (a no-op without an SDK). */
+function startClientSpan(serviceName: string, methodName: string): ClientSpan {
+  const parent = context.active();
+  const span = trace.getTracer('@codesift/grpc').startSpan(
+    `${serviceName}/${methodName}`,
+    {
+      kind: SpanKind.CLIENT,
+      attributes: { 'rpc.system': 'grpc', 'rpc.service': serviceName, 'rpc.method': methodName },
+    },
+    parent,
+  );
+  return {
+    context: trace.setSpan(parent, span),
+    end(code, err) {
+      span.setAttribute('rpc.grpc.status_code', code);
+      if (err !== undefined) {
+        span.setAttribute('error.type', status[code] ?? String(code));
+        recordError(span, err);
+      }
+      span.end();
+    },
+  };
+}
+
+/**
+ * A server stream under a CLIENT span that lasts until the stream ends. A
+ * consumer that stops early cancels the call; that is not an error.
+ */
+async function* tracedStream(
+  serviceName: string,
+  methodName: string,
+  open: (span: ClientSpan) => AsyncIterable<unknown>,
+): AsyncGenerator<unknown> {
+  const span = startClientSpan(serviceName, methodName);
+  let outcome: { code: number; err?: unknown } = { code: status.CANCELLED };
+  try {
+    yield* open(span);
+    outcome = { code: status.OK };
+  } catch (err) {
+    outcome = { code: (err as Partial<ServiceError>)?.code ?? status.UNKNOWN, err };
+    throw err;
+  } finally {
+    span.end(outcome.code, outcome.err);
+  }
 }
 
 /** A unary call as a promise; `signal` cancels it (the promise then rejects with CANCELLED). */

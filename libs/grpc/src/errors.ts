@@ -29,6 +29,7 @@ const CODE_TO_STATUS: Record<string, status> = {
   TIMEOUT: status.DEADLINE_EXCEEDED,
   // Retryable later: the client should back off, not fix its request.
   BUSY: status.RESOURCE_EXHAUSTED,
+  UNAVAILABLE: status.UNAVAILABLE,
 };
 
 /**

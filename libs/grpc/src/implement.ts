@@ -1,12 +1,14 @@
 import { once } from 'node:events';
 import type { GenService, GenServiceMethods } from '@bufbuild/protobuf/codegenv2';
-import type {
-  handleServerStreamingCall,
-  handleUnaryCall,
-  Metadata,
-  UntypedServiceImplementation,
+import {
+  type handleServerStreamingCall,
+  type handleUnaryCall,
+  type Metadata,
+  status,
+  type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
-import { type CallContext, openCallContext } from './call-context.js';
+import { context } from '@opentelemetry/api';
+import { type CallContext, openCallContext, startServerSpan } from './call-context.js';
 import { toServiceError } from './errors.js';
 import type { RequestOf, ResponseInitOf, ResponseOf } from './service-definition.js';
 
@@ -39,7 +41,8 @@ export interface ImplementOptions {
 /**
  * Adapts promise- and iterator-returning handlers to grpc-js's callback
  * style: every thrown error becomes a status (see toServiceError), every call
- * gets a CallContext whose signal follows cancellation and the deadline.
+ * gets a CallContext whose signal follows cancellation and the deadline, and
+ * runs under a SERVER span whose parent is the caller's traceparent.
  */
 export function implement<T extends GenServiceMethods>(
   service: GenService<T>,
@@ -52,12 +55,14 @@ export function implement<T extends GenServiceMethods>(
     if (typeof handler !== 'function') {
       throw new Error(`no handler for ${service.typeName}.${method.name}`);
     }
+    const rpc: RpcName = { service: service.typeName, method: method.name };
     if (method.methodKind === 'unary') {
-      impl[method.localName] = unary(handler as UnaryHandler<MethodShape>, options);
+      impl[method.localName] = unary(handler as UnaryHandler<MethodShape>, options, rpc);
     } else if (method.methodKind === 'server_streaming') {
       impl[method.localName] = serverStreaming(
         handler as ServerStreamingHandler<MethodShape>,
         options,
+        rpc,
       );
     } else {
       throw new Error(
@@ -70,24 +75,35 @@ export function implement<T extends GenServiceMethods>(
 
 type AnyRequest = RequestOf<MethodShape>;
 
+/** Full service name and method name, as the span is named: `codesift.v1.SearchService/Search`. */
+interface RpcName {
+  service: string;
+  method: string;
+}
+
 function unary(
   handler: UnaryHandler<MethodShape>,
   options: ImplementOptions,
+  rpc: RpcName,
 ): handleUnaryCall<AnyRequest, unknown> {
   return (call, callback) => {
-    const { ctx, dispose } = openCallContext(call);
+    const span = startServerSpan(call.metadata, rpc.service, rpc.method);
+    const { ctx, dispose } = openCallContext(call, span.context);
     const run = async () => {
       options.authorize?.(call.metadata);
       return handler(call.request, ctx);
     };
-    run().then(
+    context.with(span.context, run).then(
       (response) => {
         dispose();
+        span.end(status.OK);
         callback(null, response);
       },
       (err: unknown) => {
         dispose();
-        callback(toServiceError(err));
+        const serviceError = toServiceError(err);
+        span.end(serviceError.code ?? status.UNKNOWN, err);
+        callback(serviceError);
       },
     );
   };
@@ -96,9 +112,11 @@ function unary(
 function serverStreaming(
   handler: ServerStreamingHandler<MethodShape>,
   options: ImplementOptions,
+  rpc: RpcName,
 ): handleServerStreamingCall<AnyRequest, unknown> {
   return (call) => {
-    const { ctx, dispose } = openCallContext(call);
+    const span = startServerSpan(call.metadata, rpc.service, rpc.method);
+    const { ctx, dispose } = openCallContext(call, span.context);
     const run = async () => {
       options.authorize?.(call.metadata);
       for await (const message of handler(call.request, ctx)) {
@@ -107,14 +125,17 @@ function serverStreaming(
         if (!call.write(message)) await once(call, 'drain', { signal: ctx.signal });
       }
     };
-    run().then(
+    context.with(span.context, run).then(
       () => {
         dispose();
+        span.end(call.cancelled ? status.CANCELLED : status.OK);
         if (!call.cancelled) call.end();
       },
       (err: unknown) => {
         dispose();
-        if (!call.cancelled) call.emit('error', toServiceError(err));
+        const serviceError = toServiceError(err);
+        span.end(call.cancelled ? status.CANCELLED : (serviceError.code ?? status.UNKNOWN), err);
+        if (!call.cancelled) call.emit('error', serviceError);
       },
     );
   };

@@ -10,6 +10,7 @@ import { status } from '@grpc/grpc-js';
 import { GrpcStatusError } from './errors.js';
 import type { ServiceHandlers } from './implement.js';
 import type { IndexJobStatus, IndexJobs } from './index-jobs.js';
+import { indexStatusToProto } from './search-mapping.js';
 
 const STATE: Record<IndexJobStatus['state'], JobState> = {
   queued: JobState.QUEUED,
@@ -84,17 +85,7 @@ export function indexHandlers(
       // A job's status is still worth answering while the index it builds cannot be opened yet.
       const info = req.jobId ? await engine.status().catch(() => null) : await engine.status();
       if (!info) return { job: jobStatusToProto(job!) };
-      return {
-        root: info.root ?? '',
-        files: count(info.files),
-        chunks: count(info.chunks),
-        symbols: count(info.symbols),
-        vectors: count(info.vectors),
-        embedder: info.embedder ?? '',
-        dimensions: info.dimensions ?? 0,
-        updatedAtMs: BigInt(Math.trunc(info.updatedAt)),
-        ...(job ? { job: jobStatusToProto(job) } : {}),
-      };
+      return { ...indexStatusToProto(info), ...(job ? { job: jobStatusToProto(job) } : {}) };
     },
     async *watchIndexProgress(req, ctx) {
       const job = findJob(req.jobId);

@@ -28,13 +28,28 @@ export type {
 export { jobStatusToProto } from './index-service.js';
 export { quietGrpcLogs } from './logging.js';
 export {
+  connectRemoteEngine,
+  DEFAULT_CALL_DEADLINE_MS,
+  DEFAULT_SEARCH_DEADLINE_MS,
+  type RemoteEngineOptions,
+  remoteError,
+} from './remote-engine.js';
+export {
   DEFAULT_LIMIT,
+  indexStatusFromProto,
+  indexStatusToProto,
   MAX_LIMIT,
   MAX_QUERY_CHARS,
   searchRequestFromProto,
+  searchRequestToProto,
+  searchResponseFromProto,
   searchResponseToProto,
+  snippetFromProto,
+  snippetToProto,
+  symbolFromProto,
   symbolToProto,
 } from './search-mapping.js';
+export { MAX_SNIPPET_LINE, MAX_SNIPPET_SPAN } from './search-service.js';
 export {
   type CodesiftGrpcServer,
   createGrpcServer,

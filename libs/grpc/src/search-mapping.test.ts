@@ -1,9 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { create } from '@bufbuild/protobuf';
-import { Focus, FusionMethod, SearchRequestSchema } from '@codesift/proto';
+import { Focus, FusionMethod, SearchRequestSchema, SearchResponseSchema } from '@codesift/proto';
 import type { QueryPlan, SearchResponse } from '@codesift/search';
-import { searchRequestFromProto, searchResponseToProto } from './search-mapping.js';
+import {
+  searchRequestFromProto,
+  searchRequestToProto,
+  searchResponseFromProto,
+  searchResponseToProto,
+} from './search-mapping.js';
 
 test('maps adaptive fusion, focus and the ablation switches', () => {
   const req = searchRequestFromProto(
@@ -88,4 +93,39 @@ test('fills plan_json and the anchor and focus score parts when explaining', () 
   const quiet = searchResponseToProto(res, { explain: false });
   assert.equal(quiet.planJson, '{}');
   assert.equal(quiet.results[0]!.explain, undefined);
+});
+
+test('responses from servers without snippet_start_line and fusion fall back sensibly', () => {
+  const res = create(SearchResponseSchema, {
+    results: [{ path: 'a.ts', range: { startLine: 4, endLine: 9 }, snippet: 'x', symbol: '' }],
+    planJson: JSON.stringify({ fusion: { method: 'rrf', combiner: 'rrf' } }),
+    totalChunks: 7n,
+  });
+  const out = searchResponseFromProto({ query: 'q' }, res);
+  assert.equal(out.results[0]!.snippetStartLine, 4, 'the chunk start stands in');
+  assert.equal(out.results[0]!.symbol, null);
+  assert.equal(out.fusion, 'rrf', 'taken from the plan');
+  assert.equal(out.plan, undefined, 'the plan only when explaining');
+  assert.equal(out.totalChunks, 7);
+  const withFusion = create(SearchResponseSchema, { fusion: FusionMethod.LINEAR, planJson: '{}' });
+  assert.equal(searchResponseFromProto({ query: 'q' }, withFusion).fusion, 'linear');
+});
+
+test('a request round-trips through the client and server mappings', () => {
+  const request = {
+    query: 'where are edges added',
+    limit: 7,
+    fusion: 'adaptive' as const,
+    focus: 'implementation' as const,
+    collapseFiles: true,
+    explain: true,
+    expansion: false,
+    filter: { languages: ['go'], include: ['src/**'], exclude: ['vendor/**'] },
+  };
+  const back = searchRequestFromProto(create(SearchRequestSchema, searchRequestToProto(request)));
+  assert.deepEqual(back, request);
+  const plain = searchRequestFromProto(
+    create(SearchRequestSchema, searchRequestToProto({ query: 'x' })),
+  );
+  assert.deepEqual(plain, { query: 'x', limit: 10, collapseFiles: false, explain: false });
 });

@@ -1,15 +1,28 @@
-import { create } from '@bufbuild/protobuf';
-import type { SymbolInfo } from '@codesift/core';
+import { create, type MessageInitShape } from '@bufbuild/protobuf';
+import type { SymbolInfo, UnitKind } from '@codesift/core';
 import {
   type CodeSymbol,
   CodeSymbolSchema,
   Focus,
   FusionMethod,
+  type GetIndexStatusResponse,
+  type GetIndexStatusResponseSchema,
+  type GetSnippetResponse,
+  GetSnippetResponseSchema,
   type SearchRequest as ProtoSearchRequest,
   type SearchResponse as ProtoSearchResponse,
+  type SearchRequestSchema,
   SearchResponseSchema,
 } from '@codesift/proto';
-import type { SearchRequest, SearchResponse } from '@codesift/search';
+import type {
+  FusionMode,
+  IndexStatusInfo,
+  QueryPlan,
+  SearchRequest,
+  SearchResponse,
+  SearchResult,
+  Snippet,
+} from '@codesift/search';
 import { invalidArgument } from './errors.js';
 
 /** The most results one request may ask for (the engine's own cap). */
@@ -122,6 +135,7 @@ export function searchResponseToProto(
       language: r.language,
       score: r.score,
       snippet: r.snippet,
+      snippetStartLine: r.snippetStartLine,
       chunkId: r.chunkId,
       explain:
         options.explain && r.explain
@@ -140,7 +154,202 @@ export function searchResponseToProto(
     timings: Object.entries(res.timings).map(([stage, millis]) => ({ stage, millis })),
     degraded: [...res.degraded],
     totalChunks: BigInt(Math.max(0, Math.trunc(res.totalChunks))),
+    fusion: FUSION_TO_PROTO[res.fusion] ?? FusionMethod.UNSPECIFIED,
   });
+}
+
+const FUSION_TO_PROTO: Record<FusionMode, FusionMethod> = {
+  rrf: FusionMethod.RRF,
+  linear: FusionMethod.LINEAR,
+  adaptive: FusionMethod.ADAPTIVE,
+};
+const FOCUS_TO_PROTO: Record<NonNullable<SearchRequest['focus']>, Focus> = {
+  implementation: Focus.IMPLEMENTATION,
+  tests: Focus.TESTS,
+  all: Focus.ALL,
+};
+
+/**
+ * The client side of searchRequestFromProto: an engine request as a
+ * SearchService request. Only what the protocol carries goes out (query,
+ * limit, filter, fusion, focus, collapse, explain, the ablation switches);
+ * the server's own configuration decides the rest. `explain` overrides the
+ * request's flag (a caller may want the plan without showing score parts).
+ */
+export function searchRequestToProto(
+  request: SearchRequest,
+  options: { explain?: boolean } = {},
+): MessageInitShape<typeof SearchRequestSchema> {
+  const f = request.filter;
+  return {
+    query: request.query,
+    limit: request.limit ?? DEFAULT_LIMIT,
+    collapseFiles: request.collapseFiles ?? false,
+    explain: options.explain ?? request.explain ?? false,
+    fusion: request.fusion ? FUSION_TO_PROTO[request.fusion] : FusionMethod.UNSPECIFIED,
+    focus: request.focus ? FOCUS_TO_PROTO[request.focus] : Focus.UNSPECIFIED,
+    noExpansion: request.expansion === false,
+    noAnchor: request.anchors === false,
+    noFocus: request.focusScoring === false,
+    ...(f
+      ? {
+          filter: {
+            languages: f.languages ?? [],
+            includePaths: f.include ?? [],
+            excludePaths: f.exclude ?? [],
+          },
+        }
+      : {}),
+  };
+}
+
+/**
+ * The client side of searchResponseToProto: a SearchService response as the
+ * engine's SearchResponse, so remote callers render exactly what local ones
+ * do. Score parts and the plan are kept only when the request asked to
+ * explain. Servers that predate `snippet_start_line` and `fusion` leave them
+ * unset: the chunk's first line and the plan's combiner stand in.
+ */
+export function searchResponseFromProto(
+  request: SearchRequest,
+  res: ProtoSearchResponse,
+): SearchResponse {
+  let plan: QueryPlan | undefined;
+  try {
+    const parsed = JSON.parse(res.planJson || '{}') as Partial<QueryPlan>;
+    if (parsed.fusion) plan = parsed as QueryPlan;
+  } catch {
+    plan = undefined;
+  }
+  const results: SearchResult[] = res.results.map((r) => {
+    const startLine = r.range?.startLine ?? 0;
+    const endLine = r.range?.endLine ?? startLine;
+    const out: SearchResult = {
+      chunkId: r.chunkId,
+      path: r.path,
+      startLine,
+      endLine,
+      symbol: r.symbol === '' ? null : r.symbol,
+      kind: r.kind,
+      language: r.language,
+      score: r.score,
+      snippet: r.snippet,
+      snippetStartLine: r.snippetStartLine || startLine,
+    };
+    if (request.explain && r.explain) {
+      const e = r.explain;
+      out.explain = {
+        keyword: e.keywordRank === 0 ? null : e.keyword,
+        keywordRank: e.keywordRank === 0 ? null : e.keywordRank,
+        vector: e.vectorRank === 0 ? null : e.vector,
+        vectorRank: e.vectorRank === 0 ? null : e.vectorRank,
+        fused: e.fused,
+        ...(e.anchorBoost ? { anchorBoost: e.anchorBoost } : {}),
+        focusMultiplier: e.focusMultiplier,
+      };
+    }
+    return out;
+  });
+  return {
+    query: request.query,
+    results,
+    fusion: fusionFromResponse(res.fusion) ?? plan?.fusion.combiner ?? 'linear',
+    timings: Object.fromEntries(res.timings.map((t) => [t.stage, t.millis])),
+    degraded: [...res.degraded],
+    totalChunks: Number(res.totalChunks),
+    ...(request.explain && plan ? { plan } : {}),
+  };
+}
+
+function fusionFromResponse(fusion: FusionMethod): FusionMode | undefined {
+  switch (fusion) {
+    case FusionMethod.RRF:
+      return 'rrf';
+    case FusionMethod.LINEAR:
+      return 'linear';
+    case FusionMethod.ADAPTIVE:
+      return 'adaptive';
+    default:
+      return undefined;
+  }
+}
+
+/** The client side of symbolToProto; an empty parent is a top-level symbol. */
+export function symbolFromProto(s: CodeSymbol): SymbolInfo {
+  return {
+    id: s.id,
+    name: s.name,
+    qualifiedName: s.qualifiedName,
+    kind: s.kind as UnitKind,
+    path: s.path,
+    language: s.language,
+    startLine: s.range?.startLine ?? 0,
+    endLine: s.range?.endLine ?? 0,
+    parent: s.parent === '' ? null : s.parent,
+    signature: s.signature,
+    doc: s.doc,
+  };
+}
+
+export function snippetToProto(s: Snippet): GetSnippetResponse {
+  return create(GetSnippetResponseSchema, {
+    path: s.path,
+    range: { startLine: s.startLine, endLine: s.endLine },
+    language: s.language,
+    text: s.text,
+  });
+}
+
+export function snippetFromProto(s: GetSnippetResponse): Snippet {
+  return {
+    path: s.path,
+    startLine: s.range?.startLine ?? 0,
+    endLine: s.range?.endLine ?? 0,
+    language: s.language,
+    text: s.text,
+  };
+}
+
+function count(n: number): bigint {
+  return BigInt(Math.max(0, Math.trunc(n)));
+}
+
+/** The engine's status as GetIndexStatus fields (the job, if any, is the caller's to add). */
+export function indexStatusToProto(
+  info: IndexStatusInfo,
+): Omit<MessageInitShape<typeof GetIndexStatusResponseSchema>, 'job' | '$typeName'> {
+  return {
+    root: info.root ?? '',
+    files: count(info.files),
+    chunks: count(info.chunks),
+    symbols: count(info.symbols),
+    vectors: count(info.vectors),
+    embedder: info.embedder ?? '',
+    dimensions: info.dimensions ?? 0,
+    updatedAtMs: BigInt(Math.trunc(info.updatedAt)),
+    indexPath: info.indexPath,
+    bytes: count(info.bytes),
+  };
+}
+
+/**
+ * GetIndexStatus as the engine's status. Proto3 has no null: an empty root
+ * or embedder and zero dimensions read as null, as the local engine reports
+ * an index without them.
+ */
+export function indexStatusFromProto(s: GetIndexStatusResponse): IndexStatusInfo {
+  return {
+    root: s.root === '' ? null : s.root,
+    indexPath: s.indexPath,
+    files: Number(s.files),
+    chunks: Number(s.chunks),
+    symbols: Number(s.symbols),
+    vectors: Number(s.vectors),
+    embedder: s.embedder === '' ? null : s.embedder,
+    dimensions: s.dimensions === 0 ? null : s.dimensions,
+    updatedAt: Number(s.updatedAtMs),
+    bytes: Number(s.bytes),
+  };
 }
 
 export function symbolToProto(s: SymbolInfo): CodeSymbol {

@@ -1,7 +1,17 @@
 import type { SearchService } from '@codesift/proto';
 import type { SearchEngine } from '@codesift/search';
+import { invalidArgument } from './errors.js';
 import type { ServiceHandlers } from './implement.js';
-import { searchRequestFromProto, searchResponseToProto } from './search-mapping.js';
+import { searchRequestFromProto, searchResponseToProto, snippetToProto } from './search-mapping.js';
+
+/**
+ * GetSnippet bounds. The engine returns at most a couple of thousand lines per
+ * call and clamps the range to the file; a request beyond these is a bug in
+ * the caller, answered INVALID_ARGUMENT rather than silently cut.
+ */
+export const MAX_SNIPPET_LINE = 10_000_000;
+export const MAX_SNIPPET_SPAN = 10_000;
+const MAX_SNIPPET_PATH_CHARS = 4096;
 
 /**
  * The engine's share of the call's remaining time. The engine drops a side
@@ -22,6 +32,35 @@ export function searchHandlers(engine: SearchEngine): ServiceHandlers<typeof Sea
       const res = await engine.search(request);
       ctx.signal.throwIfAborted();
       return searchResponseToProto(res, { explain: req.explain });
+    },
+    async getSnippet(req, ctx) {
+      const { path, range } = req;
+      if (path.trim().length === 0) throw invalidArgument('path must not be empty');
+      if (path.length > MAX_SNIPPET_PATH_CHARS) {
+        throw invalidArgument(
+          `path is ${path.length} characters; at most ${MAX_SNIPPET_PATH_CHARS}`,
+        );
+      }
+      if (!range) throw invalidArgument('range is required (start_line and end_line, 1-based)');
+      const { startLine, endLine } = range;
+      if (startLine < 1) throw invalidArgument('range.start_line must be at least 1');
+      if (endLine < startLine) {
+        throw invalidArgument(
+          `range.end_line (${endLine}) must not be before range.start_line (${startLine})`,
+        );
+      }
+      if (endLine > MAX_SNIPPET_LINE) {
+        throw invalidArgument(`range.end_line must be at most ${MAX_SNIPPET_LINE}, got ${endLine}`);
+      }
+      if (endLine - startLine + 1 > MAX_SNIPPET_SPAN) {
+        throw invalidArgument(
+          `range spans ${endLine - startLine + 1} lines; at most ${MAX_SNIPPET_SPAN} per call`,
+        );
+      }
+      // The engine refuses paths outside the root (PATH_OUTSIDE_ROOT) and files it did not index.
+      const snippet = await engine.getSnippet(path, startLine, endLine);
+      ctx.signal.throwIfAborted();
+      return snippetToProto(snippet);
     },
   };
 }

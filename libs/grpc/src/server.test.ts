@@ -173,6 +173,7 @@ describe('gRPC server over a real connection', () => {
       [new CodesiftError('PATH_OUTSIDE_ROOT', '../etc'), status.INVALID_ARGUMENT, /\.\.\/etc/],
       [new CodesiftError('TIMEOUT', 'too slow'), status.DEADLINE_EXCEEDED, /too slow/],
       [new CodesiftError('BUSY', '2 jobs waiting'), status.RESOURCE_EXHAUSTED, /2 jobs waiting/],
+      [new CodesiftError('UNAVAILABLE', 'no symbols service'), status.UNAVAILABLE, /no symbols/],
       [new CodesiftError('INDEX_CORRUPT', 'broken'), status.DATA_LOSS, /broken/],
       [new CodesiftError('INTERNAL', 'oops'), status.INTERNAL, /oops/],
       [new Error('plain failure'), status.INTERNAL, /plain failure/],

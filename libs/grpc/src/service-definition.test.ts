@@ -13,8 +13,9 @@ import { grpcServiceDefinition } from './service-definition.js';
 
 test('every RPC gets its path, streaming flags and codecs from the descriptor', () => {
   const search = grpcServiceDefinition(SearchService);
-  assert.deepEqual(Object.keys(search), ['search']);
+  assert.deepEqual(Object.keys(search), ['search', 'getSnippet']);
   assert.equal(search.search.path, '/codesift.v1.SearchService/Search');
+  assert.equal(search.getSnippet.path, '/codesift.v1.SearchService/GetSnippet');
   assert.equal(search.search.originalName, 'search');
   assert.equal(search.search.requestStream, false);
   assert.equal(search.search.responseStream, false);

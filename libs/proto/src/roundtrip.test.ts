@@ -35,7 +35,7 @@ test('optional rewrite flag distinguishes unset from false', () => {
 });
 
 test('services expose the methods the design names', () => {
-  assert.deepEqual(Object.keys(SearchService.method), ['search']);
+  assert.deepEqual(Object.keys(SearchService.method), ['search', 'getSnippet']);
   assert.deepEqual(Object.keys(IndexService.method).sort(), [
     'getIndexStatus',
     'startIndex',

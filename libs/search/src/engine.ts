@@ -1,6 +1,10 @@
 /**
- * The local search engine: hybrid BM25 + vector search over one SQLite
- * index (see @codesift/stores openSqliteIndex).
+ * The search engine: hybrid BM25 + vector search over a SearchIndex
+ * (search-index.ts). openLocalEngine opens one SQLite file (see
+ * @codesift/stores openSqliteIndex); openEngine takes any store set, e.g.
+ * the cluster's Elasticsearch + Qdrant + symbol service
+ * (@codesift/stores-cluster). Both run the same code below: same planner,
+ * fusion, boosts, focus, deadlines and degraded reporting.
  *
  * One search executes a query plan (planning/plan-query.ts):
  * 1. parse the query (@codesift/analysis parseQuery) and plan it: pure,
@@ -30,11 +34,11 @@ import {
 import type { Embedder } from '@codesift/models';
 import {
   type KeywordHit,
-  type LocalIndex,
   openSqliteIndex,
   type SearchFilter as StoreFilter,
   type VectorHit,
 } from '@codesift/stores';
+import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { collapseByPath, collapseDecayed } from './collapse.js';
 import { type Definition, holdsDefinition } from './definitions.js';
 import { embedderForIndex } from './embedder-for-index.js';
@@ -57,6 +61,7 @@ import {
   readSearchConfig,
   type SearchConfig,
 } from './search-config.js';
+import { localSearchIndex, type SearchIndex } from './search-index.js';
 import { runSide, type SideOutcome } from './side-runner.js';
 import { selectSnippet } from './snippet.js';
 import type {
@@ -68,8 +73,8 @@ import type {
   Snippet,
 } from './types.js';
 
-export interface LocalEngineOptions {
-  indexPath: string;
+/** How an engine searches, whatever its stores. */
+export interface EngineSettings {
   /**
    * The query embedder. undefined: recreate the one the index was built with
    * (builtin, or Ollama via env OLLAMA_HOST when the index says
@@ -88,7 +93,22 @@ export interface LocalEngineOptions {
   config?: SearchConfig | null;
 }
 
+export interface LocalEngineOptions extends EngineSettings {
+  /** The SQLite index file (usually <root>/.codesift/index.db). */
+  indexPath: string;
+}
+
+export interface EngineOptions extends EngineSettings {
+  /**
+   * The stores to search. The engine owns it once openEngine resolves
+   * (engine.close() closes it); if openEngine rejects, it stays the caller's.
+   */
+  index: SearchIndex;
+}
+
 export { DEFAULT_LIMIT, MAX_LIMIT };
+
+const tracer = trace.getTracer('@codesift/search');
 
 /** Lines `getSnippet` returns at most, so a careless range cannot dump a huge file. */
 const MAX_SNIPPET_LINES = 2000;
@@ -110,43 +130,61 @@ export async function openLocalEngine(options: LocalEngineOptions): Promise<Sear
       hint: 'pass the index .db file (usually <root>/.codesift/index.db)',
     });
   }
-  if (options.fusion !== undefined) checkFusion(options.fusion);
-  if (options.vectorWeight !== undefined) checkWeight(options.vectorWeight);
+  checkSettings(options);
   const index = openSqliteIndex(indexPath, { readonly: true });
   try {
-    const meta = index.meta();
-    const planner = plannerConfigFor(meta.root, options);
-    let vector: VectorState = { kind: 'none' };
-    if (meta.embedder !== null && meta.dimensions !== null && options.embedder !== null) {
-      if (options.embedder) {
-        if (
-          options.embedder.name !== meta.embedder ||
-          options.embedder.dimensions !== meta.dimensions
-        ) {
-          throw new CodesiftError(
-            'INDEX_INCOMPATIBLE',
-            `index ${indexPath} was embedded with ${meta.embedder} (${meta.dimensions}-d), not ${options.embedder.name} (${options.embedder.dimensions}-d)`,
-            { hint: 'search with the index’s embedder, keyword only, or re-index' },
-          );
-        }
-        vector = { kind: 'given', embedder: options.embedder };
-      } else {
-        // Started now, awaited by the first search: loading overlaps with the caller's work.
-        const loading = embedderForIndex(meta.embedder, meta.dimensions, options.env ?? process.env)
-          .then((e): Embedder | { error: unknown } => e)
-          .catch((error: unknown) => ({ error }));
-        vector = { kind: 'owned', loading };
-      }
-    }
-    return new LocalEngine(index, indexPath, vector, planner);
+    return await createEngine(localSearchIndex(index, indexPath), options);
   } catch (err) {
     index.close();
     throw err;
   }
 }
 
+/**
+ * The engine over any store set (see SearchIndex): the cluster's query
+ * service opens its stores (@codesift/stores-cluster openSearchIndexFromEnv)
+ * and searches them exactly as the local engine searches SQLite.
+ */
+export async function openEngine(options: EngineOptions): Promise<SearchEngine> {
+  checkSettings(options);
+  return createEngine(options.index, options);
+}
+
+function checkSettings(options: EngineSettings): void {
+  if (options.fusion !== undefined) checkFusion(options.fusion);
+  if (options.vectorWeight !== undefined) checkWeight(options.vectorWeight);
+}
+
+async function createEngine(index: SearchIndex, options: EngineSettings): Promise<SearchEngine> {
+  const meta = await index.meta();
+  const planner = plannerConfigFor(meta.root, options);
+  let vector: VectorState = { kind: 'none' };
+  if (meta.embedder !== null && meta.dimensions !== null && options.embedder !== null) {
+    if (options.embedder) {
+      if (
+        options.embedder.name !== meta.embedder ||
+        options.embedder.dimensions !== meta.dimensions
+      ) {
+        throw new CodesiftError(
+          'INDEX_INCOMPATIBLE',
+          `index ${index.location} was embedded with ${meta.embedder} (${meta.dimensions}-d), not ${options.embedder.name} (${options.embedder.dimensions}-d)`,
+          { hint: 'search with the index’s embedder, keyword only, or re-index' },
+        );
+      }
+      vector = { kind: 'given', embedder: options.embedder };
+    } else {
+      // Started now, awaited by the first search: loading overlaps with the caller's work.
+      const loading = embedderForIndex(meta.embedder, meta.dimensions, options.env ?? process.env)
+        .then((e): Embedder | { error: unknown } => e)
+        .catch((error: unknown) => ({ error }));
+      vector = { kind: 'owned', loading };
+    }
+  }
+  return new Engine(index, vector, planner);
+}
+
 /** Defaults < the repository's config file < `options.config` < `options.fusion`/`vectorWeight`. */
-function plannerConfigFor(root: string | null, options: LocalEngineOptions): PlannerConfig {
+function plannerConfigFor(root: string | null, options: EngineSettings): PlannerConfig {
   let config: SearchConfig = {};
   if (options.config !== null && root !== null) {
     const file = findConfigFile(root);
@@ -284,13 +322,12 @@ async function fetchAccepted<T extends { path: string }>(
 
 type Ranked = FusedHit & Rescored;
 
-class LocalEngine implements SearchEngine {
+class Engine implements SearchEngine {
   private closed = false;
   private chunkCount: { at: number; n: number } | null = null;
 
   constructor(
-    private readonly index: LocalIndex,
-    private readonly indexPath: string,
+    private readonly index: SearchIndex,
     private readonly vector: VectorState,
     private readonly planner: PlannerConfig,
   ) {}
@@ -323,6 +360,12 @@ class LocalEngine implements SearchEngine {
     const filter = compileFilter(plan.filter);
     timings.plan = performance.now() - tp;
 
+    // Runs beside the sides (a remote index answers over the network); a failure only
+    // degrades the count, like a failed side degrades the answer.
+    const counting = this.totalChunks().then(
+      (n) => ({ ok: true as const, n }),
+      (error: unknown) => ({ ok: false as const, error }),
+    );
     const limits = {
       deadlineAt: request.deadlineMs === undefined ? undefined : t0 + request.deadlineMs,
       signal: request.signal,
@@ -333,7 +376,7 @@ class LocalEngine implements SearchEngine {
       runSide(
         (signal) =>
           this.vectorSearch(plan.vector.text, plan.vector.depth, filter, signal, sideTimes),
-        limits,
+        { ...limits, name: 'vector' },
       );
     // The vector side starts first: embedding runs off the main thread (onnxruntime's
     // pool, or an HTTP request) while the synchronous keyword query runs here.
@@ -352,7 +395,7 @@ class LocalEngine implements SearchEngine {
           plan.keyword.depth,
           filter,
         ),
-      limits,
+      { ...limits, name: 'keyword' },
     );
     const kw = await keywordSide;
     if (
@@ -460,6 +503,8 @@ class LocalEngine implements SearchEngine {
     );
     const results = await this.hydrate(ranked, highlight, request.explain === true, chunkCache);
     timings.hydrate = performance.now() - th;
+    const count = await counting;
+    if (!count.ok) degraded.push(`count: ${errorMessage(count.error)}`);
     timings.total = performance.now() - t0;
     for (const k of Object.keys(timings)) timings[k] = round(timings[k]!);
     return {
@@ -468,7 +513,7 @@ class LocalEngine implements SearchEngine {
       fusion: plan.fusion.combiner,
       timings,
       degraded,
-      totalChunks: this.totalChunks(),
+      totalChunks: count.ok ? count.n : (this.chunkCount?.n ?? 0),
       plan,
     };
   }
@@ -482,7 +527,19 @@ class LocalEngine implements SearchEngine {
   ): Promise<VectorHit[]> {
     const te = performance.now();
     const embedder = await this.queryEmbedder();
-    const [vector] = await embedder.embed([text], { signal });
+    // Its own span: the model (or Ollama) is most of a cold vector side.
+    const span = tracer.startSpan('search.embed', {
+      attributes: { 'codesift.embedder': embedder.name },
+    });
+    let vector: Float32Array | undefined;
+    try {
+      [vector] = await embedder.embed([text], { signal });
+    } catch (err) {
+      span.setStatus({ code: SpanStatusCode.ERROR, message: errorMessage(err) });
+      throw err;
+    } finally {
+      span.end();
+    }
     times.embed = performance.now() - te;
     signal.throwIfAborted();
     const store: StoreFilter = filter.store;
@@ -591,10 +648,10 @@ class LocalEngine implements SearchEngine {
     return results;
   }
 
-  /** count(*) walks the table, so it is cached until the index changes. */
-  private totalChunks(): number {
-    const at = this.index.meta().updatedAt;
-    if (this.chunkCount?.at !== at) this.chunkCount = { at, n: this.index.stats().chunks };
+  /** Counting walks the table (or asks a remote store), so it is cached until the index changes. */
+  private async totalChunks(): Promise<number> {
+    const at = (await this.index.meta()).updatedAt;
+    if (this.chunkCount?.at !== at) this.chunkCount = { at, n: (await this.index.stats()).chunks };
     return this.chunkCount.n;
   }
 
@@ -619,11 +676,10 @@ class LocalEngine implements SearchEngine {
 
   async status(): Promise<IndexStatusInfo> {
     this.ensureOpen();
-    const meta = this.index.meta();
-    const stats = this.index.stats();
+    const [meta, stats] = await Promise.all([this.index.meta(), this.index.stats()]);
     return {
       root: meta.root,
-      indexPath: this.indexPath,
+      indexPath: this.index.location,
       files: stats.files,
       chunks: stats.chunks,
       symbols: stats.symbols,
@@ -643,11 +699,11 @@ class LocalEngine implements SearchEngine {
     if (!Number.isFinite(startLine) || !Number.isFinite(endLine)) {
       throw new CodesiftError('INVALID_ARGUMENT', `invalid line range ${startLine}-${endLine}`);
     }
-    const root = this.index.meta().root;
+    const root = (await this.index.meta()).root;
     if (root === null) {
       throw new CodesiftError(
         'INDEX_INCOMPATIBLE',
-        `index ${this.indexPath} records no root directory`,
+        `index ${this.index.location} records no root directory`,
         {
           hint: 're-run `codesift index <dir>` so the index records where its files live',
         },
@@ -701,7 +757,7 @@ class LocalEngine implements SearchEngine {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.index.close();
+    await this.index.close();
     if (this.vector.kind === 'owned') {
       const loaded = await this.vector.loading;
       if (!('error' in loaded)) await loaded.close();

@@ -1,8 +1,11 @@
 export { collapseByPath, collapseDecayed } from './collapse.js';
 export {
   DEFAULT_LIMIT,
+  type EngineOptions,
+  type EngineSettings,
   type LocalEngineOptions,
   MAX_LIMIT,
+  openEngine,
   openLocalEngine,
   planSearch,
 } from './engine.js';
@@ -64,6 +67,7 @@ export {
   type SearchConfig,
   validateSearchConfig,
 } from './search-config.js';
+export { localSearchIndex, type SearchIndex } from './search-index.js';
 export { SNIPPET_MAX_LINES, type SnippetChoice, selectSnippet } from './snippet.js';
 export type {
   FusionMethod,

@@ -3,9 +3,12 @@
  * and cancellation. A side that throws or is still running at the deadline
  * is dropped with a reason for `SearchResponse.degraded`, so a slow or
  * broken backend degrades the answer instead of failing it; only the
- * caller's own cancellation rejects.
+ * caller's own cancellation rejects. Each side is a span (`search.<name>`,
+ * a child of the active span, e.g. the gRPC server span), so a trace shows
+ * the fan-out and which side was slow or dropped; a no-op without an SDK.
  */
 import { errorMessage } from '@codesift/core';
+import { context, type Span, SpanStatusCode, trace } from '@opentelemetry/api';
 
 export type SideOutcome<T> =
   | { ok: true; value: T; ms: number }
@@ -17,6 +20,21 @@ export interface SideLimits {
   deadlineAt?: number;
   /** The caller's cancellation; aborting rejects with its reason. */
   signal?: AbortSignal;
+  /** Which side, e.g. 'keyword' or 'vector': names the span `search.<name>`. */
+  name?: string;
+}
+
+/** Ends the side's span with how the side ended. */
+function endSpan(span: Span, outcome: 'ok' | 'timeout' | 'failed' | 'cancelled', err?: unknown) {
+  span.setAttribute('codesift.search.side.outcome', outcome);
+  if (outcome === 'failed' || outcome === 'timeout') {
+    if (err !== undefined) span.recordException(err instanceof Error ? err : String(err));
+    span.setStatus({
+      code: SpanStatusCode.ERROR,
+      message: outcome === 'timeout' ? 'dropped at the deadline' : errorMessage(err),
+    });
+  }
+  span.end();
 }
 
 /**
@@ -30,18 +48,27 @@ export function runSide<T>(
   const started = performance.now();
   const elapsed = () => performance.now() - started;
   const controller = new AbortController();
+  const name = limits.name ?? 'side';
+  const span = trace
+    .getTracer('@codesift/search')
+    .startSpan(`search.${name}`, { attributes: { 'codesift.search.side': name } });
   return new Promise<SideOutcome<T>>((resolve, reject) => {
     let settled = false;
     let timer: NodeJS.Timeout | undefined;
     const onAbort = () => {
       controller.abort(limits.signal?.reason);
-      finish(() => reject(limits.signal?.reason ?? new Error('search cancelled')));
+      finish(() => reject(limits.signal?.reason ?? new Error('search cancelled')), 'cancelled');
     };
-    const finish = (settle: () => void) => {
+    const finish = (
+      settle: () => void,
+      outcome: 'ok' | 'timeout' | 'failed' | 'cancelled',
+      err?: unknown,
+    ) => {
       if (settled) return;
       settled = true;
       if (timer !== undefined) clearTimeout(timer);
       limits.signal?.removeEventListener('abort', onAbort);
+      endSpan(span, outcome, err);
       settle();
     };
     if (limits.signal?.aborted) {
@@ -53,19 +80,24 @@ export function runSide<T>(
       const remaining = Math.max(0, limits.deadlineAt - performance.now());
       timer = setTimeout(() => {
         controller.abort(new Error('deadline exceeded'));
-        finish(() => resolve({ ok: false, reason: 'timeout', ms: elapsed() }));
+        finish(() => resolve({ ok: false, reason: 'timeout', ms: elapsed() }), 'timeout');
       }, remaining);
     }
     let promise: Promise<T>;
     try {
-      promise = work(controller.signal);
+      // The side's own work (embedding, a backend call) runs with the side's span active.
+      promise = context.with(trace.setSpan(context.active(), span), () => work(controller.signal));
     } catch (err) {
       promise = Promise.reject(err);
     }
     promise.then(
-      (value) => finish(() => resolve({ ok: true, value, ms: elapsed() })),
+      (value) => finish(() => resolve({ ok: true, value, ms: elapsed() }), 'ok'),
       (err: unknown) =>
-        finish(() => resolve({ ok: false, reason: errorMessage(err), error: err, ms: elapsed() })),
+        finish(
+          () => resolve({ ok: false, reason: errorMessage(err), error: err, ms: elapsed() }),
+          'failed',
+          err,
+        ),
     );
   });
 }

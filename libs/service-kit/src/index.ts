@@ -1,10 +1,24 @@
 export {
+  type ClusterIndexJobs,
+  type ClusterIndexJobsOptions,
+  type ClusterJobState,
+  type ClusterJobStatus,
+  type ClusterStartRequest,
+  createClusterIndexJobs,
+} from './cluster-index-jobs.js';
+export {
   DEFAULT_NATS_URL,
   readServiceConfig,
   requireIndexPath,
   type ServiceConfig,
 } from './config.js';
 export { type ConnectOptions, connectWithRetry } from './connect.js';
+export {
+  fetchIndexStats,
+  type IndexStatsSource,
+  type RemoteIndexStats,
+  serveIndexStats,
+} from './index-stats.js';
 export {
   applyJobEvent,
   isJobComplete,
@@ -22,11 +36,31 @@ export {
   type LogLevel,
 } from './log.js';
 export {
+  DEFAULT_MANIFEST_PAGE,
+  type FetchManifestOptions,
+  fetchManifest,
+  MAX_MANIFEST_PAGE,
+  type ManifestServiceOptions,
+  type ManifestSource,
+  serveManifest,
+} from './manifest-service.js';
+export {
   type RunningStage,
   type RunStageOptions,
   runStage,
   type StageBinding,
+  type StageContext,
   type StageDefinition,
+  type StageHandler,
   type StageInstance,
   type StageRuntime,
 } from './run-stage.js';
+export { NatsSymbolIndex, type NatsSymbolIndexOptions } from './symbol-client.js';
+export {
+  lazySymbolReader,
+  type SymbolReader,
+  type SymbolService,
+  serveSymbolIndex,
+  symbolFromWire,
+  symbolToWire,
+} from './symbol-service.js';

@@ -31,3 +31,54 @@ test('a file reported twice (a redelivery) counts once', () => {
   assert.equal(p.chunks, 3);
   assert.equal(isJobComplete(p), false);
 });
+
+test('a batched FILES event counts each of its files, each by its own outcome', () => {
+  const p = newJobProgress('j1');
+  applyJobEvent(p, ev(JobEvent_Kind.JOB_PLANNED, '', { filesTotal: 4n }));
+  applyJobEvent(
+    p,
+    ev(JobEvent_Kind.FILES, '', {
+      files: [
+        { path: 'a.ts', kind: JobEvent_Kind.FILE_DONE, chunks: 2n, symbols: 1n },
+        { path: 'b.ts', kind: JobEvent_Kind.FILE_DONE, chunks: 3n },
+        { path: 'c.ts', kind: JobEvent_Kind.FILE_FAILED, detail: 'chunk: bad' },
+      ],
+    }),
+  );
+  assert.equal(p.filesDone, 2);
+  assert.equal(p.filesFailed, 1);
+  assert.equal(p.chunks, 5);
+  assert.equal(p.symbols, 1);
+  assert.equal(p.failures.get('c.ts'), 'chunk: bad');
+  assert.equal(isJobComplete(p), false);
+  // The batch redelivered and reported again, and a whole-batch failure of
+  // files already done: nothing counts twice.
+  applyJobEvent(
+    p,
+    ev(JobEvent_Kind.FILES, '', {
+      files: [
+        { path: 'a.ts', kind: JobEvent_Kind.FILE_FAILED, detail: 'late' },
+        { path: 'b.ts', kind: JobEvent_Kind.FILE_DONE, chunks: 3n },
+      ],
+    }),
+  );
+  assert.equal(p.filesDone + p.filesFailed, 3);
+  assert.equal(p.chunks, 5);
+  // Single-file events still count (the stages report a bad file alone).
+  applyJobEvent(p, ev(JobEvent_Kind.FILE_DONE, 'd.ts', { chunks: 1n }));
+  assert.equal(isJobComplete(p), true);
+  assert.equal(p.chunks, 6);
+});
+
+test('JOB_FAILED completes the job with its reason, whatever was planned', () => {
+  const p = newJobProgress('j1');
+  applyJobEvent(p, ev(JobEvent_Kind.JOB_PLANNED, '', { filesTotal: 3n }));
+  applyJobEvent(p, ev(JobEvent_Kind.FILE_DONE, 'a.ts'));
+  assert.equal(isJobComplete(p), false);
+  applyJobEvent(p, ev(JobEvent_Kind.JOB_FAILED, '', { detail: 'root /x does not exist' }));
+  assert.equal(isJobComplete(p), true);
+  assert.equal(p.jobFailed, 'root /x does not exist');
+  // A second report (a retry's) keeps the first reason.
+  applyJobEvent(p, ev(JobEvent_Kind.JOB_FAILED, '', { detail: 'other' }));
+  assert.equal(p.jobFailed, 'root /x does not exist');
+});

@@ -1,8 +1,10 @@
 // An index job's progress, rebuilt from its JobEvents: the scanner's
 // JOB_PLANNED says how many files (work + deletes) the job has, every file
-// ends in one FILE_DONE or FILE_FAILED from the stage that finished it.
+// ends in one FILE_DONE or FILE_FAILED from the stage that finished it,
+// reported alone or, for a whole batch, as one entry of a FILES event.
 import { fromBinary } from '@bufbuild/protobuf';
 import { EVENTS, jobEventsSubject } from '@codesift/bus';
+import { CodesiftError } from '@codesift/core';
 import { type JobEvent, JobEvent_Kind, JobEventSchema } from '@codesift/proto';
 import type { JetStreamClient } from '@nats-io/jetstream';
 
@@ -18,6 +20,8 @@ export interface JobProgress {
   failures: Map<string, string>;
   /** Paths already counted: a redelivered message may report a file twice. */
   seen: Set<string>;
+  /** Why the job as a whole failed (JOB_FAILED: e.g. its root could not be scanned); null otherwise. */
+  jobFailed: string | null;
 }
 
 export function newJobProgress(jobId: string): JobProgress {
@@ -30,6 +34,7 @@ export function newJobProgress(jobId: string): JobProgress {
     symbols: 0,
     failures: new Map(),
     seen: new Set(),
+    jobFailed: null,
   };
 }
 
@@ -39,18 +44,16 @@ export function applyJobEvent(p: JobProgress, e: JobEvent): JobProgress {
     case JobEvent_Kind.JOB_PLANNED:
       p.filesTotal = Number(e.filesTotal);
       break;
-    case JobEvent_Kind.FILE_DONE:
-      if (p.seen.has(e.path)) break;
-      p.seen.add(e.path);
-      p.filesDone++;
-      p.chunks += Number(e.chunks);
-      p.symbols += Number(e.symbols);
+    case JobEvent_Kind.JOB_FAILED:
+      p.jobFailed ??= e.detail || 'the job failed';
       break;
+    case JobEvent_Kind.FILE_DONE:
     case JobEvent_Kind.FILE_FAILED:
-      if (p.seen.has(e.path)) break;
-      p.seen.add(e.path);
-      p.filesFailed++;
-      p.failures.set(e.path, e.detail);
+      applyFile(p, e.kind, e.path, e.chunks, e.symbols, e.detail);
+      break;
+    case JobEvent_Kind.FILES:
+      // A batch's outcomes in one event (the writer commits a batch at once).
+      for (const f of e.files) applyFile(p, f.kind, f.path, f.chunks, f.symbols, f.detail);
       break;
     default:
       break;
@@ -58,7 +61,31 @@ export function applyJobEvent(p: JobProgress, e: JobEvent): JobProgress {
   return p;
 }
 
+function applyFile(
+  p: JobProgress,
+  kind: JobEvent_Kind,
+  path: string,
+  chunks: bigint,
+  symbols: bigint,
+  detail: string,
+): void {
+  if (kind !== JobEvent_Kind.FILE_DONE && kind !== JobEvent_Kind.FILE_FAILED) return;
+  // The first outcome of a file counts: a redelivered batch reports it again.
+  if (p.seen.has(path)) return;
+  p.seen.add(path);
+  if (kind === JobEvent_Kind.FILE_DONE) {
+    p.filesDone++;
+    p.chunks += Number(chunks);
+    p.symbols += Number(symbols);
+  } else {
+    p.filesFailed++;
+    p.failures.set(path, detail);
+  }
+}
+
+/** Every planned file is done or failed, or the job failed as a whole. */
 export function isJobComplete(p: JobProgress): boolean {
+  if (p.jobFailed !== null) return true;
   return p.filesTotal !== null && p.filesDone + p.filesFailed >= p.filesTotal;
 }
 
@@ -72,7 +99,8 @@ export interface WatchJobOptions {
 
 /**
  * Replays the job's events from the start (the events stream keeps them),
- * then follows new ones until every planned file is done or failed.
+ * then follows new ones until every planned file is done or failed. A job
+ * that failed as a whole (JOB_FAILED) rejects with its reason.
  */
 export async function watchJob(
   js: JetStreamClient,
@@ -105,6 +133,9 @@ export async function watchJob(
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', stop);
     await messages.close();
+  }
+  if (progress.jobFailed !== null) {
+    throw new CodesiftError('INTERNAL', `index job ${jobId} failed: ${progress.jobFailed}`);
   }
   if (!isJobComplete(progress)) {
     const why = timedOut ? `timed out after ${opts.timeoutMs} ms` : 'watch stopped';

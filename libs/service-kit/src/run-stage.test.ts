@@ -1,7 +1,14 @@
 // runStage against a real nats-server, in-process (no signal handlers).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ensureStreams, publish, publishJobEvent } from '@codesift/bus';
+import {
+  batchPaths,
+  decodeWork,
+  ensureStreams,
+  publish,
+  publishJobEvent,
+  readDeadLetters,
+} from '@codesift/bus';
 import { startNatsServer } from '@codesift/bus/testing';
 import { JobEvent_Kind } from '@codesift/proto';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
@@ -12,7 +19,7 @@ import { runStage, type StageDefinition } from './run-stage.js';
 
 const quiet = createLogger('test', { write: () => undefined });
 
-test('runs a stage, reports files that fail for good, and stops after in-flight work', async (t) => {
+test('runs a stage over batches: a bad file fails alone, a failing batch fails every file, stop drains', async (t) => {
   const server = await startNatsServer();
   const nc = await connect({ servers: server.url });
   t.after(async () => {
@@ -37,17 +44,25 @@ test('runs a stage, reports files that fail for good, and stops after in-flight 
         bindings: [
           {
             queue: 'files',
-            async handler(work) {
-              if (work.path === 'bad.ts') throw new Error('cannot chunk');
-              if (work.path === 'slow.ts') {
-                entered = true;
-                await slow;
+            async handler(batch, ctx) {
+              const done: string[] = [];
+              for (const work of batch.files) {
+                if (work.path === 'poison.ts') throw new Error('store unavailable');
+                if (work.path === 'bad.ts') {
+                  await ctx.fileFailed(work, 'cannot chunk bad.ts');
+                  continue;
+                }
+                if (work.path === 'slow.ts') {
+                  entered = true;
+                  await slow;
+                }
+                done.push(work.path);
               }
-              handled.push(work.path);
+              handled.push(...done);
               await publishJobEvent(js, {
-                jobId: work.jobId,
-                path: work.path,
-                kind: JobEvent_Kind.FILE_DONE,
+                jobId: batch.jobId,
+                kind: JobEvent_Kind.FILES,
+                files: done.map((path) => ({ path, kind: JobEvent_Kind.FILE_DONE, chunks: 1n })),
               });
             },
           },
@@ -65,16 +80,41 @@ test('runs a stage, reports files that fail for good, and stops after in-flight 
     log: quiet,
   });
 
-  await publish(js, 'files', { jobId: 'j1', path: 'ok.ts', hash: 'h1' });
-  await publish(js, 'files', { jobId: 'j1', path: 'bad.ts', hash: 'h2' });
-  await publishJobEvent(js, { jobId: 'j1', kind: JobEvent_Kind.JOB_PLANNED, filesTotal: 2n });
+  // One batch with a bad file among good ones, one whose only attempt fails.
+  const files = (...paths: string[]) => paths.map((path, i) => ({ path, hash: `h${i}` }));
+  await publish(js, 'files', { jobId: 'j1', files: files('a.ts', 'bad.ts', 'b.ts') });
+  await publish(js, 'files', { jobId: 'j1', files: files('c.ts', 'poison.ts') });
+  await publishJobEvent(js, { jobId: 'j1', kind: JobEvent_Kind.JOB_PLANNED, filesTotal: 5n });
   const progress = await watchJob(js, 'j1', { timeoutMs: 10_000 });
-  assert.equal(progress.filesDone, 1);
-  assert.equal(progress.filesFailed, 1);
-  assert.match(progress.failures.get('bad.ts') ?? '', /cannot chunk/);
+  assert.equal(progress.filesDone, 2);
+  assert.equal(progress.filesFailed, 3);
+  assert.equal(progress.chunks, 2);
+  assert.deepEqual([...progress.seen].sort(), ['a.ts', 'b.ts', 'bad.ts', 'c.ts', 'poison.ts']);
+  assert.equal(progress.failures.get('bad.ts'), 'cannot chunk bad.ts');
+  // Every file of the batch that failed for good is reported, not only the culprit.
+  assert.match(progress.failures.get('c.ts') ?? '', /store unavailable/);
+  assert.match(progress.failures.get('poison.ts') ?? '', /store unavailable/);
+  assert.deepEqual(handled.sort(), ['a.ts', 'b.ts']);
+
+  // Dead letters: the bad file alone (a replayable batch of one), and the failed batch whole.
+  // The consumer loop stores the failed batch's letter just after the job hears of it.
+  let letters = await readDeadLetters(js, { stage: 'chunker', expiresMs: 1000 });
+  for (let i = 0; letters.length < 2 && i < 50; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    letters = await readDeadLetters(js, { stage: 'chunker', expiresMs: 1000 });
+  }
+  const byReason = new Map(letters.map((l) => [l.letter.reason, l.letter]));
+  const bad = byReason.get('cannot chunk bad.ts');
+  assert.ok(bad, `dead letter for bad.ts among ${[...byReason.keys()]}`);
+  assert.deepEqual(batchPaths(decodeWork('files', bad.payload)), ['bad.ts']);
+  assert.equal(decodeWork('files', bad.payload).jobId, 'j1');
+  const poison = [...byReason.values()].find((l) => /store unavailable/.test(l.reason));
+  assert.ok(poison, 'the failed batch is dead-lettered');
+  assert.deepEqual(batchPaths(decodeWork('files', poison.payload)), ['c.ts', 'poison.ts']);
+  assert.equal(letters.length, 2);
 
   // A message still being handled when stop() is called finishes first.
-  await publish(js, 'files', { jobId: 'j2', path: 'slow.ts', hash: 'h3' });
+  await publish(js, 'files', { jobId: 'j2', files: files('slow.ts') });
   while (!entered) await new Promise((r) => setTimeout(r, 10));
   const stopping = running.stop('test');
   setTimeout(release, 200);

@@ -3,14 +3,22 @@
 // pulling, let in-flight messages finish (and ack), release the stage's
 // resources and close NATS. The stage itself only supplies handlers.
 import {
+  type AnyBatch,
   type Consumption,
   consume,
+  encodeWork,
   ensureStreams,
   type Handler,
+  type HandlerContext,
+  publishDeadLetter,
   publishJobEvent,
+  singleFileBatch,
   type TopologyOptions,
   WORK_QUEUE_NAMES,
+  type WorkFile,
+  type WorkMessage,
   type WorkQueue,
+  workMessageId,
 } from '@codesift/bus';
 import { errorMessage } from '@codesift/core';
 import { JobEvent_Kind } from '@codesift/proto';
@@ -20,9 +28,37 @@ import { readServiceConfig, type ServiceConfig } from './config.js';
 import { connectWithRetry } from './connect.js';
 import { createLogger, type Logger } from './log.js';
 
+/** What a stage handler gets besides the batch: the consumer's context, and a way to fail one file. */
+export interface StageContext<Q extends WorkQueue = WorkQueue> extends HandlerContext {
+  /**
+   * Reports one file of the batch that no retry can fix (bad input): a dead
+   * letter with the reason, whose payload is a batch of that file alone (so
+   * it can be replayed onto the same subject), and FILE_FAILED for the job.
+   * The handler then goes on with the rest of the batch. Rejects when either
+   * could not be stored; the handler should let that fail the batch, which
+   * is then redelivered (a file reported twice counts once).
+   */
+  fileFailed(file: WorkFile<Q>, reason: string): Promise<void>;
+}
+
+/**
+ * A stage's work on one batch. Resolving acks the batch; throwing means a
+ * transient failure (a publish, a busy store): the whole batch is retried,
+ * so the handler must be idempotent per batch.
+ */
+export type StageHandler<Q extends WorkQueue> = (
+  batch: WorkMessage<Q>,
+  ctx: StageContext<Q>,
+) => Promise<void>;
+
 /** One queue a stage consumes and what it does with each message. */
 export type StageBinding = {
-  [Q in WorkQueue]: { queue: Q; handler: Handler<Q> };
+  [Q in WorkQueue]: {
+    queue: Q;
+    handler: StageHandler<Q>;
+    /** Batches handled at once by this process; default RunStageOptions.maxInFlight. */
+    maxInFlight?: number;
+  };
 }[WorkQueue];
 
 export interface StageRuntime {
@@ -92,9 +128,12 @@ export async function runStage(
     for (const binding of instance.bindings) {
       consumptions.push(
         await consume(js, binding.queue, reportFailures(js, stage.name, binding) as never, {
-          maxInFlight: opts.maxInFlight ?? 8,
+          maxInFlight: binding.maxInFlight ?? opts.maxInFlight ?? 8,
           pullExpiresMs: config.pullExpiresMs,
           onError: (err, where) => log.warn(`${where} error`, { queue: binding.queue, error: err }),
+          // Every attempt crashed or timed out: the job must still hear about its files.
+          onExhausted: (message, reason) =>
+            reportBatchFailed(js, stage.name, binding.queue, message, reason),
         }),
       );
     }
@@ -113,33 +152,104 @@ export async function runStage(
 }
 
 /**
- * A file whose last attempt failed is about to be dead-lettered by the
- * consumer loop; telling the job first keeps its progress from waiting for
- * a file that will never be done.
+ * Gives the handler its per-file failure report, and when a batch's last
+ * attempt fails (it is about to be dead-lettered whole by the consumer
+ * loop), tells the job that every file of it failed, so its progress does
+ * not wait for files that will never be done.
  */
 function reportFailures(js: JetStreamClient, stage: string, binding: StageBinding) {
-  const handler = binding.handler as Handler<WorkQueue>;
+  const queue = binding.queue;
+  const handler = binding.handler as StageHandler<WorkQueue>;
   const wrapped: Handler<WorkQueue> = async (message, ctx) => {
-    try {
-      await handler(message, ctx);
-    } catch (err) {
-      if (ctx.deliveries >= ctx.maxAttempts) {
+    const batch = message as unknown as AnyBatch;
+    const failed = new Set<string>();
+    const stageCtx: StageContext = {
+      ...ctx,
+      fileFailed: async (file, reason) => {
+        const single = singleFileBatch(queue, batch.jobId, file as never);
+        await publishDeadLetter(js, {
+          subject: ctx.subject,
+          stage: ctx.stage,
+          reason,
+          deliveries: ctx.deliveries,
+          payload: encodeWork(queue, single),
+          headers: ctx.headers,
+          msgId: `${workMessageId(queue, single)}:dead`,
+        });
         await publishJobEvent(
           js,
           {
-            jobId: ctx.jobId,
+            jobId: batch.jobId,
             stage,
-            path: message.path,
+            path: file.path,
             kind: JobEvent_Kind.FILE_FAILED,
-            detail: errorMessage(err),
+            detail: reason,
           },
-          { traceparent: ctx.trace, msgId: `${ctx.jobId}:${message.path}:failed`, attempts: 2 },
+          { traceparent: ctx.trace, msgId: `${batch.jobId}:${file.path}:failed` },
+        );
+        failed.add(file.path);
+      },
+    };
+    try {
+      await handler(message, stageCtx);
+    } catch (err) {
+      if (ctx.deliveries >= ctx.maxAttempts && queue === 'jobs') {
+        await failJob(js, stage, batch.jobId, errorMessage(err)).catch(() => undefined);
+      } else if (ctx.deliveries >= ctx.maxAttempts) {
+        const detail = errorMessage(err);
+        const files = batch.files
+          .filter((f) => !failed.has(f.path))
+          .map((f) => ({ path: f.path, kind: JobEvent_Kind.FILE_FAILED, detail }));
+        await publishJobEvent(
+          js,
+          { jobId: ctx.jobId, stage, kind: JobEvent_Kind.FILES, files },
+          {
+            traceparent: ctx.trace,
+            msgId: `${workMessageId(queue, message as never)}:failed`,
+            attempts: 2,
+          },
         ).catch(() => undefined);
       }
       throw err;
     }
   };
   return wrapped;
+}
+
+/** An index job request that will never run: its watchers must hear it ended. */
+function failJob(js: JetStreamClient, stage: string, jobId: string, detail: string) {
+  return publishJobEvent(
+    js,
+    { jobId, stage, kind: JobEvent_Kind.JOB_FAILED, detail },
+    // The scanner's own failure report uses the same id: one event either way.
+    { msgId: `${jobId}:job-failed`, attempts: 2 },
+  );
+}
+
+/** One FILES event failing every file of a batch that is being dead-lettered. */
+async function reportBatchFailed(
+  js: JetStreamClient,
+  stage: string,
+  queue: WorkQueue,
+  message: unknown,
+  detail: string,
+): Promise<void> {
+  const batch = message as AnyBatch;
+  if (!batch.jobId || batch.files.length === 0) return;
+  if (queue === 'jobs') {
+    await failJob(js, stage, batch.jobId, detail);
+    return;
+  }
+  await publishJobEvent(
+    js,
+    {
+      jobId: batch.jobId,
+      stage,
+      kind: JobEvent_Kind.FILES,
+      files: batch.files.map((f) => ({ path: f.path, kind: JobEvent_Kind.FILE_FAILED, detail })),
+    },
+    { msgId: `${workMessageId(queue, message as never)}:failed`, attempts: 2 },
+  );
 }
 
 function supervise(

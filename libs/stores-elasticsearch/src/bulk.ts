@@ -9,6 +9,20 @@ import { CodesiftError } from '@codesift/core';
 import type { KeywordDoc } from '@codesift/stores';
 import type { estypes } from '@elastic/elasticsearch';
 
+/** The raw chunk kept in `_source` for the ChunkStore (absent fields are omitted). */
+export interface StoredChunk {
+  content: string;
+  context?: string;
+  signature?: string;
+  doc?: string;
+}
+
+/**
+ * What a chunk doc is built from: a KeywordDoc (the port's upsert) or a full
+ * Chunk (which adds `doc`; its `context` may be absent).
+ */
+export type ChunkInput = Omit<KeywordDoc, 'context'> & { context?: string; doc?: string };
+
 /** What one chunk looks like in the index (see template.ts for the mapping). */
 export interface KeywordSource {
   id: string;
@@ -18,6 +32,7 @@ export interface KeywordSource {
   end_line: number;
   symbol: string | null;
   kind: string;
+  chunk: StoredChunk;
   terms: { code: string; symbol: string; path: string; context: string };
 }
 
@@ -34,9 +49,13 @@ export class SourceBuilder {
   private lastPath = '';
   private lastPathTerms = '';
 
-  build(doc: KeywordDoc): KeywordSource {
+  build(doc: ChunkInput): KeywordSource {
     const symbolText =
       doc.symbol === null ? (doc.signature ?? '') : `${doc.symbol}\n${doc.signature ?? ''}`;
+    const chunk: StoredChunk = { content: doc.content };
+    if (doc.context !== undefined) chunk.context = doc.context;
+    if (doc.signature !== undefined) chunk.signature = doc.signature;
+    if (doc.doc !== undefined) chunk.doc = doc.doc;
     return {
       id: doc.id,
       path: doc.path,
@@ -45,6 +64,7 @@ export class SourceBuilder {
       end_line: doc.endLine,
       symbol: doc.symbol,
       kind: doc.kind,
+      chunk,
       terms: {
         code: analyze(doc.content).join(' '),
         symbol: analyze(symbolText).join(' '),
@@ -80,7 +100,13 @@ export function* batches(
   let batch: KeywordSource[] = [];
   let chars = 0;
   for (const s of sources) {
-    const size = s.terms.code.length + s.terms.context.length + s.terms.symbol.length;
+    // The analyzed terms plus the raw chunk stored beside them.
+    const size =
+      s.terms.code.length +
+      s.terms.context.length +
+      s.terms.symbol.length +
+      s.chunk.content.length +
+      (s.chunk.context?.length ?? 0);
     if (batch.length > 0 && (batch.length >= maxDocs || chars + size > maxChars)) {
       yield batch;
       batch = [];

@@ -132,9 +132,11 @@ describe('index settings and mapping', () => {
         index_options: 'freqs',
       });
     }
+    // The raw chunk for the ChunkStore: in _source, never indexed.
+    assert.deepEqual(props.chunk, { type: 'object', enabled: false });
     assert.equal(body.mappings.dynamic, 'strict');
     assert.deepEqual(body.mappings._meta, {
-      codesift: { schema_version: 1, analyzer_version: ANALYZER_VERSION },
+      codesift: { schema_version: 2, analyzer_version: ANALYZER_VERSION },
     });
   });
 
@@ -154,7 +156,7 @@ describe('index settings and mapping', () => {
     on('GET', `/${INDEX}/_mapping`, () => ({
       [INDEX]: {
         mappings: {
-          _meta: { codesift: { schema_version: 1, analyzer_version: analyzerVersion } },
+          _meta: { codesift: { schema_version: 2, analyzer_version: analyzerVersion } },
         },
       },
     }));
@@ -200,6 +202,11 @@ describe('writes', () => {
         end_line: 7,
         symbol: 'OllamaEmbedder',
         kind: 'class',
+        chunk: {
+          content: a.content,
+          context: a.context,
+          signature: 'class OllamaEmbedder',
+        },
         terms: {
           code: analyze(a.content).join(' '),
           symbol: analyze('OllamaEmbedder\nclass OllamaEmbedder').join(' '),
@@ -216,6 +223,7 @@ describe('writes', () => {
         end_line: 10,
         symbol: null,
         kind: 'block',
+        chunk: { content: 'const x = 1;', context: '' },
         terms: {
           code: analyze('const x = 1;').join(' '),
           symbol: '',

@@ -3,18 +3,20 @@
  * fields hold codesift's own analyzer output (see template.ts), BM25 with the
  * SQLite store's field weights, bulk upserts keyed by chunk id.
  */
-import { ANALYZER_VERSION } from '@codesift/analysis';
 import { CodesiftError } from '@codesift/core';
-import type { KeywordDoc, KeywordHit, KeywordIndex, KeywordQuery } from '@codesift/stores';
-import type { Client } from '@elastic/elasticsearch';
-import { batches, bulkOperations, checkBulkResponse, SourceBuilder } from './bulk.js';
-import { call, responseErrorType, toCodesiftError } from './errors.js';
-import { buildSearch, normalizeTerms, toKeywordHits } from './query-builder.js';
+import type { KeywordHit, KeywordIndex, KeywordQuery } from '@codesift/stores';
+import type { Client, estypes } from '@elastic/elasticsearch';
 import {
-  ES_SCHEMA_VERSION,
-  type KeywordIndexSettingsOptions,
-  keywordIndexBody,
-} from './template.js';
+  batches,
+  bulkOperations,
+  type ChunkInput,
+  checkBulkResponse,
+  SourceBuilder,
+} from './bulk.js';
+import { call } from './errors.js';
+import { ensureIndexWith } from './indices.js';
+import { buildSearch, normalizeTerms, toKeywordHits } from './query-builder.js';
+import { type KeywordIndexSettingsOptions, keywordIndexBody } from './template.js';
 import { MAX_ES_QUERY_TERMS, planTerms, termStatsRequest } from './term-plan.js';
 
 /**
@@ -37,6 +39,31 @@ export interface ElasticsearchKeywordIndexOptions extends KeywordIndexSettingsOp
 
 /** Paths per delete_by_query; far below the `terms` query's 65,536 limit. */
 const DELETE_BATCH_PATHS = 1_000;
+/** Files per stale-chunk delete_by_query (two clauses each, far below max_clause_count). */
+const STALE_BATCH_FILES = 200;
+
+/** One file's chunks to keep; every other chunk of `path` is stale. */
+export interface StaleChunks {
+  path: string;
+  keep: readonly string[];
+}
+
+/**
+ * The query matching the stale chunks of some files: each file's chunks
+ * whose id is not among the ones it keeps (all of them when it keeps none).
+ */
+export function staleChunksQuery(files: readonly StaleChunks[]): estypes.QueryDslQueryContainer {
+  return {
+    bool: {
+      should: files.map((f) => {
+        const clause: estypes.QueryDslBoolQuery = { filter: [{ term: { path: f.path } }] };
+        if (f.keep.length > 0) clause.must_not = [{ ids: { values: [...new Set(f.keep)] } }];
+        return { bool: clause };
+      }),
+      minimum_should_match: 1,
+    },
+  };
+}
 
 export class ElasticsearchKeywordIndex implements KeywordIndex {
   readonly client: Client;
@@ -62,38 +89,7 @@ export class ElasticsearchKeywordIndex implements KeywordIndex {
    * Returns whether it created the index.
    */
   async ensureIndex(): Promise<boolean> {
-    const exists = await call('exists', this.index, () =>
-      this.client.indices.exists({ index: this.index }),
-    );
-    if (exists) {
-      await this.checkCompatible();
-      return false;
-    }
-    try {
-      await this.client.indices.create({ index: this.index, ...keywordIndexBody(this.settings) });
-      return true;
-    } catch (err) {
-      // Another writer created it between the check and the create.
-      if (responseErrorType(err) === 'resource_already_exists_exception') return false;
-      throw toCodesiftError(err, 'create index', this.index);
-    }
-  }
-
-  private async checkCompatible(): Promise<void> {
-    const res = await call('get mapping', this.index, () =>
-      this.client.indices.getMapping({ index: this.index }),
-    );
-    const meta = Object.values(res)[0]?.mappings._meta?.codesift as
-      | { schema_version?: unknown; analyzer_version?: unknown }
-      | undefined;
-    if (meta?.schema_version === ES_SCHEMA_VERSION && meta.analyzer_version === ANALYZER_VERSION) {
-      return;
-    }
-    throw new CodesiftError(
-      'INDEX_INCOMPATIBLE',
-      `Elasticsearch index ${this.index} was built by another codesift version (schema ${String(meta?.schema_version)}, analyzer ${String(meta?.analyzer_version)}; this one: schema ${ES_SCHEMA_VERSION}, analyzer ${ANALYZER_VERSION})`,
-      { hint: 'delete the index (or use a new name) and index again' },
-    );
+    return ensureIndexWith(this.client, this.index, keywordIndexBody(this.settings));
   }
 
   /** Deletes the whole index; a missing one is fine. */
@@ -108,7 +104,11 @@ export class ElasticsearchKeywordIndex implements KeywordIndex {
     await call('refresh', this.index, () => this.client.indices.refresh({ index: this.index }));
   }
 
-  async upsert(docs: KeywordDoc[]): Promise<void> {
+  /**
+   * Writes chunk docs: the analyzer terms for search and the raw chunk for
+   * the ChunkStore. Takes KeywordDocs (the port) or full Chunks (with `doc`).
+   */
+  async upsert(docs: readonly ChunkInput[]): Promise<void> {
     if (docs.length === 0) return;
     const builder = new SourceBuilder();
     const sources = docs.map((d) => builder.build(d));
@@ -127,25 +127,39 @@ export class ElasticsearchKeywordIndex implements KeywordIndex {
   async deleteByPaths(paths: string[]): Promise<void> {
     const unique = [...new Set(paths)];
     for (let i = 0; i < unique.length; i += DELETE_BATCH_PATHS) {
-      const batch = unique.slice(i, i + DELETE_BATCH_PATHS);
-      const res = await call('delete_by_query', this.index, () =>
-        this.client.deleteByQuery({
-          index: this.index,
-          query: { terms: { path: batch } },
-          // delete_by_query knows no wait_for; any refresh policy but `false` refreshes.
-          refresh: this.refreshPolicy !== false,
-          // A concurrent upsert of the same chunk wins instead of failing the delete.
-          conflicts: 'proceed',
-        }),
+      await this.deleteByQuery({ terms: { path: unique.slice(i, i + DELETE_BATCH_PATHS) } });
+    }
+  }
+
+  /**
+   * Deletes the chunks of these files that are not in their `keep` lists:
+   * what a re-indexed file no longer has. Chunk ids are deterministic, so
+   * the chunks it kept were replaced in place by the upsert before this.
+   */
+  async deleteStale(files: readonly StaleChunks[]): Promise<void> {
+    for (let i = 0; i < files.length; i += STALE_BATCH_FILES) {
+      await this.deleteByQuery(staleChunksQuery(files.slice(i, i + STALE_BATCH_FILES)));
+    }
+  }
+
+  private async deleteByQuery(query: estypes.QueryDslQueryContainer): Promise<void> {
+    const res = await call('delete_by_query', this.index, () =>
+      this.client.deleteByQuery({
+        index: this.index,
+        query,
+        // delete_by_query knows no wait_for; any refresh policy but `false` refreshes.
+        refresh: this.refreshPolicy !== false,
+        // A concurrent upsert of the same chunk wins instead of failing the delete.
+        conflicts: 'proceed',
+      }),
+    );
+    if (res.failures?.length) {
+      const f = res.failures[0]!;
+      throw new CodesiftError(
+        'INTERNAL',
+        `Elasticsearch delete_by_query on index ${this.index} failed for ${res.failures.length} docs; first: ${f.id} HTTP ${f.status} ${f.cause.type}: ${f.cause.reason ?? ''}`,
+        { hint: 'check the cluster logs, then delete these paths again' },
       );
-      if (res.failures?.length) {
-        const f = res.failures[0]!;
-        throw new CodesiftError(
-          'INTERNAL',
-          `Elasticsearch delete_by_query on index ${this.index} failed for ${res.failures.length} docs; first: ${f.id} HTTP ${f.status} ${f.cause.type}: ${f.cause.reason ?? ''}`,
-          { hint: 'check the cluster logs, then delete these paths again' },
-        );
-      }
     }
   }
 

@@ -11,8 +11,12 @@
 import { ANALYZER_VERSION, MAX_TERM_LENGTH } from '@codesift/analysis';
 import type { estypes } from '@elastic/elasticsearch';
 
-/** Bumped when the document shape or mapping changes incompatibly. */
-export const ES_SCHEMA_VERSION = 1;
+/**
+ * Bumped when the document shape or mapping changes incompatibly.
+ * 2: chunk docs carry the stored chunk (content, context, signature, doc)
+ * for the ChunkStore; manifest and meta indices added.
+ */
+export const ES_SCHEMA_VERSION = 2;
 
 /**
  * Per-field weights, the same as the SQLite index's bm25() column weights
@@ -99,6 +103,9 @@ export function keywordIndexBody(opts: KeywordIndexSettingsOptions = {}): {
         // Returned with hits, never searched.
         start_line: { type: 'integer', index: false },
         end_line: { type: 'integer', index: false },
+        // The raw chunk (content, context, signature, doc) for the ChunkStore: kept in
+        // _source, never parsed or indexed (its terms are in `terms.*`).
+        chunk: { type: 'object', enabled: false },
         terms: {
           properties: {
             code: textField,
@@ -125,5 +132,55 @@ export function keywordIndexTemplate(
     index_patterns: indexPatterns,
     template: keywordIndexBody(opts),
     _meta: { codesift: { schema_version: ES_SCHEMA_VERSION, analyzer_version: ANALYZER_VERSION } },
+  };
+}
+
+/** The codesift `_meta` every index of the set carries. */
+function codesiftMeta(): Record<string, unknown> {
+  return { codesift: { schema_version: ES_SCHEMA_VERSION, analyzer_version: ANALYZER_VERSION } };
+}
+
+/**
+ * The manifest index: one doc per indexed file (its FileRecord), `_id` a hash
+ * of the path (ids are limited to 512 bytes, paths are not). Only `path` is
+ * searched (listing, counting); the rest is read back from `_source`.
+ */
+export function manifestIndexBody(opts: KeywordIndexSettingsOptions = {}): {
+  settings: estypes.IndicesIndexSettings;
+  mappings: estypes.MappingTypeMapping;
+} {
+  const stored = (type: 'keyword' | 'long' | 'double'): estypes.MappingProperty =>
+    type === 'keyword' ? { type, index: false, doc_values: false } : { type, index: false };
+  return {
+    settings: { number_of_shards: opts.shards ?? 1, number_of_replicas: opts.replicas ?? 0 },
+    mappings: {
+      dynamic: 'strict',
+      _meta: codesiftMeta(),
+      properties: {
+        path: { type: 'keyword' },
+        hash: stored('keyword'),
+        size: stored('long'),
+        mtime_ms: stored('double'),
+        language: stored('keyword'),
+        chunk_count: stored('long'),
+        symbol_count: stored('long'),
+        indexed_at: stored('long'),
+      },
+    },
+  };
+}
+
+/**
+ * The meta index: a couple of small docs (the index's embedder, root and
+ * versions; the time of the last write), read by id only, so nothing in
+ * them is indexed.
+ */
+export function metaIndexBody(opts: KeywordIndexSettingsOptions = {}): {
+  settings: estypes.IndicesIndexSettings;
+  mappings: estypes.MappingTypeMapping;
+} {
+  return {
+    settings: { number_of_shards: 1, number_of_replicas: opts.replicas ?? 0 },
+    mappings: { enabled: false, _meta: codesiftMeta() },
   };
 }

@@ -4,6 +4,9 @@ export { INDEXED_FIELDS, PAYLOAD, pathPrefixes, pathsFilter, toQdrantFilter } fr
 export { POINT_ID_NAMESPACE, pointId } from './ids.js';
 export {
   DEFAULT_QDRANT_URL,
+  type QdrantConnection,
   QdrantVectorIndex,
   type QdrantVectorIndexOptions,
+  type StalePoints,
+  staleFilter,
 } from './vector-index.js';

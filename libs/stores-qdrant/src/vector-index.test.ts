@@ -139,6 +139,51 @@ describe('QdrantVectorIndex requests', () => {
       });
     }));
 
+  test('deleteStale removes the points of each file that it does not keep, one nested filter each', () =>
+    withFake(async (f, open) => {
+      const s = await open();
+      await s.upsert([
+        { id: 'a1', path: 'src/a.ts', language: 'typescript', vector: unit(1, 0, 0) },
+        { id: 'a2', path: 'src/a.ts', language: 'typescript', vector: unit(0, 1, 0) },
+        { id: 'a3', path: 'src/a.ts', language: 'typescript', vector: unit(0, 0, 1) },
+        { id: 'b1', path: 'src/b.ts', language: 'typescript', vector: unit(1, 1, 0) },
+        { id: 'c1', path: 'src/c.ts', language: 'typescript', vector: unit(1, 0, 1) },
+      ]);
+      await s.deleteStale([]);
+      assert.equal(f.calls('delete_points').length, 0);
+      await s.deleteStale([
+        { path: 'src/a.ts', keep: ['a1', 'a3', 'a1'] },
+        { path: 'src/b.ts', keep: [] },
+      ]);
+      const [del] = f.calls('delete_points');
+      assert.equal(del?.query.wait, 'true');
+      assert.deepEqual(del?.body, {
+        filter: {
+          should: [
+            {
+              must: [{ key: 'path', match: { value: 'src/a.ts' } }],
+              must_not: [{ has_id: [pointId('a1'), pointId('a3')] }],
+            },
+            { must: [{ key: 'path', match: { value: 'src/b.ts' } }] },
+          ],
+        },
+      });
+      const left = await s.search({ vector: unit(1, 1, 1), limit: 10 });
+      assert.deepEqual(left.map((h) => h.id).sort(), ['a1', 'a3', 'c1']);
+    }));
+
+  test('inspect and drop work on a collection without opening it', () =>
+    withFake(async (f, open) => {
+      const conn = { url: f.url, collection: 'chunks' };
+      assert.equal(await QdrantVectorIndex.inspect(conn), null);
+      const s = await open();
+      await s.upsert([{ id: 'a', path: 'a.ts', language: 'typescript', vector: unit(1, 0, 0) }]);
+      assert.deepEqual(await QdrantVectorIndex.inspect(conn), { dimensions: 3, points: 1 });
+      await QdrantVectorIndex.drop(conn);
+      assert.equal(await QdrantVectorIndex.inspect(conn), null);
+      await QdrantVectorIndex.drop(conn);
+    }));
+
   test('search sends the vector, limit, must / must_not filters and asks only for the fields it reads', () =>
     withFake(async (f, open) => {
       const s = await open();

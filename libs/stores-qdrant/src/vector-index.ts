@@ -8,6 +8,56 @@ import { pointId } from './ids.js';
 
 export const DEFAULT_QDRANT_URL = 'http://localhost:6333';
 
+/** Files per stale-point delete request (one nested filter each). */
+const STALE_BATCH_FILES = 64;
+
+/** One file's chunks to keep; every other point of `path` is stale. */
+export interface StalePoints {
+  path: string;
+  keep: readonly string[];
+}
+
+/** Where a collection lives, for the helpers that need no open index. */
+export interface QdrantConnection {
+  collection: string;
+  /** Default `QDRANT_URL`, else http://localhost:6333. */
+  url?: string;
+  /** Default `QDRANT_API_KEY`. */
+  apiKey?: string;
+  timeoutMs?: number;
+}
+
+function connect(opts: Omit<QdrantConnection, 'collection'>): {
+  client: QdrantClient;
+  url: string;
+} {
+  const url = opts.url ?? process.env.QDRANT_URL ?? DEFAULT_QDRANT_URL;
+  const apiKey = opts.apiKey ?? process.env.QDRANT_API_KEY;
+  const client = new QdrantClient({
+    url,
+    ...(apiKey ? { apiKey } : {}),
+    timeout: opts.timeoutMs ?? 30_000,
+    // Its check only logs a warning, and would warn for every server it cannot reach.
+    checkCompatibility: false,
+  });
+  return { client, url };
+}
+
+/**
+ * The points of some files that are not among the ids each keeps: each file
+ * is a nested filter (its path, minus `has_id` of the points it keeps).
+ */
+export function staleFilter(files: readonly StalePoints[]): Schemas['Filter'] {
+  return {
+    should: files.map((f): Schemas['Filter'] => {
+      const clause: Schemas['Filter'] = { must: [{ key: PAYLOAD.path, match: { value: f.path } }] };
+      const keep = [...new Set(f.keep)];
+      if (keep.length > 0) clause.must_not = [{ has_id: keep.map(pointId) }];
+      return clause;
+    }),
+  };
+}
+
 export interface QdrantVectorIndexOptions extends CollectionSpec {
   /** REST address; default `QDRANT_URL`, else http://localhost:6333. */
   url?: string;
@@ -31,27 +81,50 @@ export class QdrantVectorIndex implements VectorIndex {
   private readonly client: QdrantClient;
   private readonly batchSize: number;
 
-  private constructor(opts: QdrantVectorIndexOptions, url: string) {
+  private constructor(opts: QdrantVectorIndexOptions) {
+    const { client, url } = connect(opts);
     this.url = url;
+    this.client = client;
     this.collection = opts.collection;
     this.dimensions = opts.dimensions;
     this.batchSize = Math.max(1, opts.batchSize ?? 256);
-    const apiKey = opts.apiKey ?? process.env.QDRANT_API_KEY;
-    this.client = new QdrantClient({
-      url,
-      ...(apiKey ? { apiKey } : {}),
-      timeout: opts.timeoutMs ?? 30_000,
-      // Its check only logs a warning, and would warn for every server it cannot reach.
-      checkCompatibility: false,
-    });
+  }
+
+  /**
+   * What the collection holds, without opening it: null when it does not
+   * exist, else its vector size (null for named vectors) and point count.
+   */
+  static async inspect(
+    opts: QdrantConnection,
+  ): Promise<{ dimensions: number | null; points: number } | null> {
+    const { client, url } = connect(opts);
+    try {
+      const { exists } = await client.collectionExists(opts.collection);
+      if (!exists) return null;
+      const info = await client.getCollection(opts.collection);
+      const v = info.config.params.vectors as { size?: unknown } | undefined;
+      const { count } = await client.count(opts.collection, { exact: true });
+      return { dimensions: typeof v?.size === 'number' ? v.size : null, points: count };
+    } catch (err) {
+      throw toCodesiftError(err, `Qdrant inspect (collection "${opts.collection}")`, url);
+    }
+  }
+
+  /** Deletes a collection (a missing one is fine) without opening it. */
+  static async drop(opts: QdrantConnection): Promise<void> {
+    const { client, url } = connect(opts);
+    try {
+      await client.deleteCollection(opts.collection);
+    } catch (err) {
+      throw toCodesiftError(err, `Qdrant delete collection (collection "${opts.collection}")`, url);
+    }
   }
 
   /** Connects, creating the collection and its payload indexes when missing. */
   static async open(opts: QdrantVectorIndexOptions): Promise<QdrantVectorIndex> {
     if (!Number.isInteger(opts.dimensions) || opts.dimensions < 1)
       throw new CodesiftError('INVALID_ARGUMENT', `bad vector dimensions: ${opts.dimensions}`);
-    const url = opts.url ?? process.env.QDRANT_URL ?? DEFAULT_QDRANT_URL;
-    const index = new QdrantVectorIndex(opts, url);
+    const index = new QdrantVectorIndex(opts);
     await index.call('opening the collection', () => ensureCollection(index.client, opts));
     return index;
   }
@@ -108,6 +181,20 @@ export class QdrantVectorIndex implements VectorIndex {
     for (let i = 0; i < unique.length; i += step) {
       const filter = pathsFilter(unique.slice(i, i + step));
       await this.call('delete by path', () =>
+        this.client.delete(this.collection, { wait: true, filter }),
+      );
+    }
+  }
+
+  /**
+   * Deletes the points of these files that are not in their `keep` lists
+   * (chunk ids): what a re-indexed file no longer has. Point ids derive from
+   * chunk ids, so the kept points were replaced in place by the upsert.
+   */
+  async deleteStale(files: readonly StalePoints[]): Promise<void> {
+    for (let i = 0; i < files.length; i += STALE_BATCH_FILES) {
+      const filter = staleFilter(files.slice(i, i + STALE_BATCH_FILES));
+      await this.call('delete stale points', () =>
         this.client.delete(this.collection, { wait: true, filter }),
       );
     }

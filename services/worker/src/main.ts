@@ -1,6 +1,7 @@
 // codesift-worker <stage>: runs one pipeline stage until SIGINT/SIGTERM.
 import { errorMessage } from '@codesift/core';
 import { createLogger, runStage } from '@codesift/service-kit';
+import { startTelemetry, type Telemetry } from '@codesift/telemetry';
 import { STAGES } from './stages/index.js';
 
 const USAGE = `usage: codesift-worker <stage>
@@ -9,12 +10,18 @@ stages: ${Object.keys(STAGES).join(', ')}
 
 environment:
   NATS_URL                 NATS server (default nats://127.0.0.1:4222)
-  CODESIFT_INDEX           SQLite index file (writer)
+  CODESIFT_INDEX           SQLite index file (writer; symbols answers from it, read-only,
+                           when CODESIFT_SYMBOLS_INDEX is unset)
   CODESIFT_EMBEDDER        none | builtin | auto (embedder; auto = Ollama if OLLAMA_HOST, else builtin)
                            fixed:<ms> is a benchmark stand-in, not for real indexes: <ms> per
                            chunk, one batch at a time per process, hash vectors
   CODESIFT_SYMBOLS_INDEX   separate SQLite file for the symbols stage (optional)
+  CODESIFT_SCAN_ROOT       scanner: directory index jobs name their roots in (relative paths
+                           resolve against it, none may leave it); unset: absolute roots only
   CODESIFT_LOG_LEVEL       debug | info | warn | error
+  OTEL_EXPORTER_OTLP_ENDPOINT  OTLP collector (e.g. http://jaeger:4318): export traces as
+                           service codesift-<stage>; unset = tracing off (OTEL_SERVICE_NAME,
+                           OTEL_SDK_DISABLED, OTEL_EXPORTER_OTLP_PROTOCOL are honoured)
 `;
 
 /** Returns the process exit code: 0 after a clean stop, 1 on failure, 2 on a bad command line. */
@@ -32,11 +39,24 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const log = createLogger(name);
+  let telemetry: Telemetry;
+  try {
+    telemetry = await startTelemetry({ serviceName: `codesift-${name}` });
+  } catch (err) {
+    log.error('failed to start tracing', { error: errorMessage(err) });
+    return 1;
+  }
+  if (telemetry.enabled) {
+    log.info('tracing on', { otelService: telemetry.serviceName, endpoint: telemetry.tracesUrl });
+  }
   try {
     const running = await runStage(stage, { log });
     return await running.stopped;
   } catch (err) {
     log.error('failed to start', { error: errorMessage(err) });
     return 1;
+  } finally {
+    // The bin exits right after main returns: spans still batched go out now.
+    await telemetry.shutdown();
   }
 }

@@ -1,16 +1,27 @@
 // The scanner side of a cluster index job: scan the tree, plan against the
 // index's manifest (the same planIndex the local runner uses), read what
-// changed and publish it as FileWork with its content, publish FileDeleted
+// changed and publish it as FileWork with its content, packed into batches
+// as it goes (never the whole tree in memory), publish FileDeleted batches
 // for what disappeared, and finally JOB_PLANNED with the number of files
 // the job waits for. The stages do the rest; watchJob follows it.
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { publish, publishJobEvent } from '@codesift/bus';
-import type { SkipReason } from '@codesift/core';
+import {
+  type BatchLimits,
+  BatchPacker,
+  createWorkFile,
+  DEFAULT_BATCH_LIMITS,
+  messageByteLimit,
+  packBatches,
+  publish,
+  publishJobEvent,
+  type WorkFile,
+} from '@codesift/bus';
+import type { FileRecord, SkipReason } from '@codesift/core';
 import { planIndex } from '@codesift/pipeline';
 import { JobEvent_Kind } from '@codesift/proto';
-import { readFileContent, scan } from '@codesift/scanner';
-import { openSqliteIndex } from '@codesift/stores';
+import { type ReadOutcome, readFileContent, scan } from '@codesift/scanner';
+import { withSpan } from '@codesift/telemetry';
 import type { JetStreamClient } from '@nats-io/jetstream';
 
 export interface SubmitOptions {
@@ -20,16 +31,27 @@ export interface SubmitOptions {
   maxFileBytes?: number;
   extraIgnore?: string[];
   signal?: AbortSignal;
+  /** Directories not to scan (e.g. one holding the index itself). */
+  excludeDirs?: string[];
+  /** Files and content bytes per FileWork message; default DEFAULT_BATCH_LIMITS. */
+  batch?: Partial<BatchLimits>;
+  /**
+   * Largest message the NATS server takes (its max_payload); default 1 MiB.
+   * A file whose content cannot fit is skipped as too-large.
+   */
+  maxPayload?: number;
 }
 
 export interface SubmittedJob {
   jobId: string;
   root: string;
   filesScanned: number;
-  /** FileWork messages published. */
+  /** Files whose FileWork was published. */
   filesSent: number;
-  /** FileDeleted messages published. */
+  /** Files whose FileDeleted was published. */
   filesDeleted: number;
+  /** Work messages (batches of files or deletes) published. */
+  messagesSent: number;
   /** Same size and mtime, or same content hash, as the manifest: not sent. */
   filesUnchanged: number;
   /** filesSent + filesDeleted: the FILE_DONE/FILE_FAILED events the job ends with. */
@@ -39,44 +61,100 @@ export interface SubmittedJob {
 
 const utf8 = new TextEncoder();
 
+/** Paths of deleted files per message: they are tiny, but a message has a limit too. */
+const DELETES_PER_MESSAGE = 512;
+
+/** Files read ahead of the one being packed. */
+const READ_AHEAD = 16;
+
+/** Protobuf fields of a FileWork besides its content: a generous bound. */
+const FILE_WORK_OVERHEAD = 1024;
+
 /**
- * Submits an index job for `root` whose results the writer stores in
- * `indexPath`. The index is opened here only to read the manifest and
- * record the root, which works while the scanner shares the writer's disk
- * (the SQLite development cluster).
+ * What the job is planned against: the index's manifest, or a function that
+ * fetches it (after the scan, so a slow walk does not hold a stale copy).
+ * In the cluster it comes from the writer's manifest service over NATS
+ * (fetchManifest), so the scanner needs no access to the index.
  */
-export async function submitIndexJob(
+export type ManifestInput = Map<string, FileRecord> | (() => Promise<Map<string, FileRecord>>);
+
+/**
+ * Submits an index job for `root`: every file that differs from `manifest`
+ * is published, every manifest path no longer in the tree is deleted. The
+ * whole submission is one span, the parent of every message it publishes.
+ */
+export function submitIndexJob(
   js: JetStreamClient,
   root: string,
-  indexPath: string,
+  manifest: ManifestInput,
   opts: SubmitOptions = {},
 ): Promise<SubmittedJob> {
   const absRoot = path.resolve(root);
   const jobId = opts.jobId ?? randomUUID();
+  return withSpan('index job', { 'codesift.job_id': jobId, 'codesift.root': absRoot }, () =>
+    submit(js, absRoot, jobId, manifest, opts),
+  );
+}
+
+async function submit(
+  js: JetStreamClient,
+  absRoot: string,
+  jobId: string,
+  manifestInput: ManifestInput,
+  opts: SubmitOptions,
+): Promise<SubmittedJob> {
   const scanned = await scan({
     root: absRoot,
     maxFileBytes: opts.maxFileBytes,
-    excludeDirs: [path.dirname(path.resolve(indexPath))],
+    excludeDirs: opts.excludeDirs ?? [],
     extraIgnore: opts.extraIgnore,
     signal: opts.signal,
   });
-  const index = openSqliteIndex(path.resolve(indexPath), { create: true });
-  let manifest: Awaited<ReturnType<typeof index.manifest.all>>;
-  try {
-    index.setRoot(absRoot);
-    manifest = await index.manifest.all();
-  } finally {
-    index.close();
-  }
+  const manifest = typeof manifestInput === 'function' ? await manifestInput() : manifestInput;
   const plan = planIndex(scanned.files, manifest, opts.rebuild === true);
   const skipped: Partial<Record<SkipReason, number>> = { ...scanned.skipped };
   const deletes = [...plan.toDelete];
   let filesSent = 0;
+  let messagesSent = 0;
   let filesUnchanged = plan.unchanged;
+  const limits: BatchLimits = { ...DEFAULT_BATCH_LIMITS, ...opts.batch };
+  const maxMessage = messageByteLimit(opts.maxPayload);
+  const packer = new BatchPacker<WorkFile<'files'>>(limits);
+  // One publish in flight while the next files are read: reading and
+  // publishing overlap, and memory stays bounded by two batches.
+  let publishing: Promise<unknown> = Promise.resolve();
+  const send = async (files: WorkFile<'files'>[] | undefined) => {
+    if (!files) return;
+    await publishing;
+    const p = publish(js, 'files', { jobId, files });
+    // Handled here so a failure waits for the next await instead of
+    // crashing the process as an unhandled rejection meanwhile.
+    p.catch(() => undefined);
+    publishing = p;
+    messagesSent++;
+  };
 
-  for (const { file, previous } of plan.toProcess) {
+  // Reads run a few files ahead (as in local mode): one file at a time
+  // waits on the disk and the thread pool for every file in turn.
+  const reads = new Map<number, Promise<ReadOutcome>>();
+  const read = (i: number): Promise<ReadOutcome> => {
+    const end = Math.min(i + READ_AHEAD, plan.toProcess.length);
+    for (let k = i; k < end; k++) {
+      if (!reads.has(k)) {
+        const { file } = plan.toProcess[k]!;
+        // readFileContent never rejects: failures come back as skips.
+        reads.set(k, readFileContent(file, { maxFileBytes: opts.maxFileBytes }));
+      }
+    }
+    const outcome = reads.get(i)!;
+    reads.delete(i);
+    return outcome;
+  };
+
+  for (let i = 0; i < plan.toProcess.length; i++) {
     if (opts.signal?.aborted) throw new Error('index job submission was cancelled');
-    const outcome = await readFileContent(file, { maxFileBytes: opts.maxFileBytes });
+    const { file, previous } = plan.toProcess[i]!;
+    const outcome = await read(i);
     if (!outcome.ok) {
       skipped[outcome.skip.reason] = (skipped[outcome.skip.reason] ?? 0) + 1;
       // It was indexed before and cannot be now: drop the stale copy.
@@ -90,21 +168,36 @@ export async function submitIndexJob(
       filesUnchanged++;
       continue;
     }
-    await publish(js, 'files', {
-      jobId,
+    // The decoded text, re-encoded: the chunker sees exactly the text the
+    // local runner would (lossy decoding already applied).
+    const bytes = utf8.encode(content.text);
+    if (bytes.length + FILE_WORK_OVERHEAD > maxMessage) {
+      // No message can carry it to the chunker (raise the server's max_payload).
+      skipped['too-large'] = (skipped['too-large'] ?? 0) + 1;
+      if (previous) deletes.push(file.path);
+      continue;
+    }
+    const work = createWorkFile('files', {
       root: absRoot,
       path: content.path,
       language: content.language,
       hash: content.hash,
       size: BigInt(content.size),
       mtimeMs: content.mtimeMs,
-      // The decoded text, re-encoded: the chunker sees exactly the text the
-      // local runner would (lossy decoding already applied).
-      content: utf8.encode(content.text),
+      content: bytes,
     });
+    await send(packer.add(work, bytes.length));
     filesSent++;
   }
-  for (const p of deletes) await publish(js, 'deletes', { jobId, path: p });
+  await send(packer.flush());
+  await publishing;
+  for (const group of packBatches(deletes, () => 1, {
+    maxFiles: DELETES_PER_MESSAGE,
+    maxBytes: Number.MAX_SAFE_INTEGER,
+  })) {
+    await publish(js, 'deletes', { jobId, files: group.map((path) => ({ path })) });
+    messagesSent++;
+  }
 
   const filesTotal = filesSent + deletes.length;
   await publishJobEvent(
@@ -124,6 +217,7 @@ export async function submitIndexJob(
     filesScanned: scanned.files.length,
     filesSent,
     filesDeleted: deletes.length,
+    messagesSent,
     filesUnchanged,
     filesTotal,
     skipped,

@@ -120,6 +120,7 @@ describe('codesift cluster (npm run cluster, index --remote, search --remote)', 
       'embedder',
       'nats',
       'query',
+      'scanner',
       'symbols',
       'writer',
     ]);
@@ -131,8 +132,7 @@ describe('codesift cluster (npm run cluster, index --remote, search --remote)', 
       'index',
       '--remote',
       natsUrl,
-      '--index',
-      indexPath,
+      // No --index: the plan and the totals come from the writer over NATS.
       root,
       '--json',
     ]);
@@ -142,6 +142,7 @@ describe('codesift cluster (npm run cluster, index --remote, search --remote)', 
     assert.equal(local.code, 0, local.stderr);
     const localSummary = JSON.parse(local.stdout);
     assert.equal(summary.root, root);
+    // Where the writer says its index lives.
     assert.equal(summary.indexPath, indexPath);
     assert.equal(summary.embedder, null);
     assert.equal(summary.filesFailed, 0);
@@ -203,7 +204,7 @@ describe('codesift cluster (npm run cluster, index --remote, search --remote)', 
     proc.kill('SIGTERM');
     assert.equal(await exited, 0, out);
     assert.match(out, /cluster stopped/);
-    assert.equal(pids.length, 7);
+    assert.equal(pids.length, 8);
     assert.deepEqual(
       pids.filter((pid) => isAlive(pid)),
       [],

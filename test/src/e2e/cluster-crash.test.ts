@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { ensureStreams, readDeadLetters, WORK_QUEUES } from '@codesift/bus';
 import { type NatsServerHandle, startNatsServer } from '@codesift/bus/testing';
 import { indexRepository } from '@codesift/pipeline';
-import { watchJob } from '@codesift/service-kit';
+import { fetchManifest, watchJob } from '@codesift/service-kit';
 import { submitIndexJob } from '@codesift/worker';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
@@ -134,8 +134,18 @@ describe('cluster pipeline survives killed workers (end to end)', () => {
     const logs = () =>
       workers.map((w) => `--- ${w.stage} (pid ${w.proc.pid})\n${w.log}`).join('\n');
 
-    const job = await submitIndexJob(js, root, clusterDb);
+    // Batches of 8 files: several batches are in flight in every stage when
+    // the workers die, each of which must be redelivered whole.
+    const job = await submitIndexJob(
+      js,
+      root,
+      () => fetchManifest(nc, { root, waitForServiceMs: 30_000 }),
+      {
+        batch: { maxFiles: 8 },
+      },
+    );
     assert.equal(job.filesSent, FILES);
+    assert.equal(job.messagesSent, Math.ceil(FILES / 8));
 
     // Kill once some, but not all, files are done.
     let killed = false;

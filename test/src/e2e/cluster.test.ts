@@ -7,7 +7,7 @@ import { ensureStreams } from '@codesift/bus';
 import { type NatsServerHandle, startNatsServer } from '@codesift/bus/testing';
 import { indexRepository } from '@codesift/pipeline';
 import { openLocalEngine } from '@codesift/search';
-import { watchJob } from '@codesift/service-kit';
+import { fetchManifest, watchJob } from '@codesift/service-kit';
 import { submitIndexJob } from '@codesift/worker';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
@@ -139,7 +139,9 @@ describe('cluster pipeline over NATS (end to end)', () => {
     const logs = () => workers.map((w) => `--- ${w.stage}\n${w.log}`).join('\n');
 
     const runJob = async () => {
-      const job = await submitIndexJob(js, root, clusterDb);
+      const job = await submitIndexJob(js, root, () =>
+        fetchManifest(nc, { root, waitForServiceMs: 30_000 }),
+      );
       const progress = await watchJob(js, job.jobId, { timeoutMs: 20_000 }).catch((err) => {
         throw new Error(`${err.message}\n${logs()}`);
       });

@@ -1,15 +1,39 @@
 // The deployment files (Dockerfile, docker-compose.yml, deploy/*.yaml) checked
 // against the code they deploy: worker stages, their queues and durable
-// consumers, the environment variables the code reads, default ports and
-// launcher paths all come from the real modules, never from a list here.
-// No Docker engine or Kubernetes is needed: the files are parsed, not run.
+// consumers, the request/reply services they answer, the environment
+// variables the code reads (and how the store, query and telemetry
+// configuration read them), default ports and launcher paths all come from
+// the real modules, never from a list here.
+// No Docker engine or Kubernetes is needed: the files are parsed, not run;
+// only the NATS config file is handed to a real nats-server, which says
+// what max_payload it makes.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { WORK_QUEUES, type WorkQueue } from '@codesift/bus';
+import { isDeepStrictEqual } from 'node:util';
+import {
+  messageByteLimit,
+  NATS_DEFAULT_MAX_PAYLOAD,
+  SERVICE_NAMES,
+  SERVICES,
+  WORK_QUEUES,
+  type WorkQueue,
+} from '@codesift/bus';
 import { errorMessage } from '@codesift/core';
 import { HEALTH_PATH } from '@codesift/mcp-bridge';
 import {
@@ -20,17 +44,23 @@ import {
   type StageRuntime,
 } from '@codesift/service-kit';
 import { embedderFromEnv, STAGES } from '@codesift/worker';
+import { connect } from '@nats-io/transport-node';
 import { parse, parseAllDocuments } from 'yaml';
 import { repoRoot } from '../support/cli.js';
+import { freePort } from '../support/processes.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: parsed YAML is untyped by nature
 type Yaml = any;
 
 interface StageFacts {
-  /** init fails without CODESIFT_INDEX (requireIndexPath). */
-  needsIndex: boolean;
+  /** init fails without its store settings (CODESIFT_STORE and what it needs): it opens the index. */
+  needsStore: boolean;
   /** The work queues the stage consumes. */
   queues: WorkQueue[];
+  /** NATS subjects the stage answers requests on, with their queue group. */
+  answers: { subject: string; queue: string | undefined }[];
+  /** Environment variables init read (observed). */
+  envRead: Set<string>;
 }
 
 interface CodeFacts {
@@ -38,11 +68,36 @@ interface CodeFacts {
   /** Every environment variable the service code reads. */
   envVars: Set<string>;
   natsPort: number;
-  servePort: number;
+  /** The query service's default gRPC port (codesift-query). */
+  queryPort: number;
   mcpPort: number;
   /** bin name -> repo-relative launcher, from the services' package.json. */
   bins: Map<string, string>;
+  /** storesFromEnv (@codesift/stores-cluster): the index a service's environment names; throws when it is wrong. */
+  storesFromEnv: (env: NodeJS.ProcessEnv) => StoreSettings;
+  /** The variables storesFromEnv reads, for either store. */
+  storeEnvKeys: Set<string>;
+  /** The query service's readQueryConfig. */
+  readQueryConfig: (env: NodeJS.ProcessEnv) => { store: StoreSettings };
+  /** readTelemetryConfig (@codesift/telemetry): whether and where a service exports traces. */
+  readTelemetryConfig: (service: string, env: NodeJS.ProcessEnv) => TelemetryFacts;
+  /** Major version of the Elasticsearch client the stores use: the server must be the same major. */
+  esClientMajor: number;
+  /** The largest file the scanner reads (DEFAULT_MAX_FILE_BYTES); one message must carry it. */
+  scannerMaxFileBytes: number;
 }
+
+type StoreSettings = { kind: 'sqlite'; indexPath: string } | { kind: 'elastic'; esUrl: string };
+
+interface TelemetryFacts {
+  enabled: boolean;
+  reason?: string;
+  protocol?: string;
+  tracesUrl?: string;
+}
+
+/** The port OTLP/HTTP receivers (Jaeger, the OTel collector) listen on, per the OTLP spec. */
+const OTLP_HTTP_PORT = 4318;
 
 // --- what the code says ------------------------------------------------------
 
@@ -94,18 +149,36 @@ async function keysRead(fn: (env: NodeJS.ProcessEnv) => unknown, base: NodeJS.Pr
   return seen;
 }
 
-async function stageQueues(def: StageDefinition, env: NodeJS.ProcessEnv): Promise<WorkQueue[]> {
+async function stageProbe(
+  def: StageDefinition,
+  base: NodeJS.ProcessEnv,
+): Promise<Omit<StageFacts, 'needsStore'>> {
+  const answers: StageFacts['answers'] = [];
+  const envRead = new Set<string>();
+  const env = new Proxy(base, {
+    get(target, key) {
+      if (typeof key === 'string') envRead.add(key);
+      return target[key as string];
+    },
+  });
+  // init builds handlers and subscribes its request/reply services; work
+  // messages use NATS only once they arrive. The stub records the subscriptions.
+  const nc = {
+    subscribe(subject: string, opts?: { queue?: string }) {
+      answers.push({ subject, queue: opts?.queue });
+      return { drain: async () => undefined, unsubscribe: () => undefined };
+    },
+  };
   const runtime: StageRuntime = {
     config: readServiceConfig(def.name, env),
     env,
     log: createLogger(def.name, { write: () => undefined }),
-    // init only builds handlers; NATS is used once messages arrive.
-    nc: undefined as never,
+    nc: nc as never,
     js: undefined as never,
   };
   const instance = await def.init(runtime);
   try {
-    return instance.bindings.map((b) => b.queue);
+    return { queues: instance.bindings.map((b) => b.queue), answers, envRead };
   } finally {
     await instance.close?.();
   }
@@ -116,16 +189,17 @@ async function probeStages(dir: string): Promise<Map<string, StageFacts>> {
   // `none`: no model is loaded just to learn the embedder's queue.
   const base = { CODESIFT_EMBEDDER: 'none' };
   for (const [name, def] of Object.entries(STAGES)) {
-    let needsIndex = false;
-    let queues: WorkQueue[];
+    let needsStore = false;
     try {
-      queues = await stageQueues(def, { ...base });
+      await stageProbe(def, { ...base });
     } catch (err) {
-      if (!/CODESIFT_INDEX/.test(errorMessage(err))) throw err;
-      needsIndex = true;
-      queues = await stageQueues(def, { ...base, CODESIFT_INDEX: path.join(dir, `${name}.db`) });
+      // storesFromEnv: "CODESIFT_STORE=sqlite needs CODESIFT_INDEX".
+      if (!/CODESIFT_(INDEX|STORE)/.test(errorMessage(err))) throw err;
+      needsStore = true;
     }
-    facts.set(name, { needsIndex, queues });
+    // What it consumes and answers as deployed, with the (SQLite) index it may open.
+    const probe = await stageProbe(def, { ...base, CODESIFT_INDEX: path.join(dir, `${name}.db`) });
+    facts.set(name, { needsStore, ...probe });
   }
   return facts;
 }
@@ -135,10 +209,23 @@ async function importDist(rel: string): Promise<Yaml> {
 }
 
 async function codeFacts(dir: string): Promise<CodeFacts> {
-  const serve = await importDist('services/cli/dist/commands/serve-command.js');
+  const query = await importDist('services/query/dist/config.js');
   const mcp = await importDist('services/cli/dist/commands/mcp-command.js');
-  const servePort = /--port <n>\s+port \(default (\d+)/.exec(serve.help)?.[1];
-  assert.ok(servePort, 'serve --help names its default port');
+  const stores = await importDist('libs/stores-cluster/dist/env.js');
+  const telemetry = await importDist('libs/telemetry/dist/config.js');
+  const scanner = await importDist('libs/scanner/dist/types.js');
+  const storeEnvKeys = await keysRead((env) => stores.storesFromEnv(env), {
+    CODESIFT_STORE: 'elastic',
+    ES_URL: 'http://es:9200',
+    QDRANT_URL: 'http://qdrant:6333',
+  });
+  for (const k of await keysRead((env) => stores.storesFromEnv(env), { CODESIFT_INDEX: 'x.db' })) {
+    storeEnvKeys.add(k);
+  }
+  const fromStores = createRequire(path.join(repoRoot, 'libs', 'stores-cluster', 'package.json'));
+  const esClient = JSON.parse(
+    readFileSync(fromStores.resolve('@elastic/elasticsearch/package.json'), 'utf8'),
+  ) as { version: string };
   const bins = new Map<string, string>();
   for (const pkg of readdirSync(path.join(repoRoot, 'services'))) {
     const file = path.join(repoRoot, 'services', pkg, 'package.json');
@@ -152,10 +239,116 @@ async function codeFacts(dir: string): Promise<CodeFacts> {
     stages: await probeStages(dir),
     envVars: envVarsReadByCode(),
     natsPort: Number(new URL(DEFAULT_NATS_URL).port),
-    servePort: Number(servePort),
+    queryPort: query.DEFAULT_GRPC_PORT,
     mcpPort: mcp.DEFAULT_HTTP_PORT,
     bins,
+    storesFromEnv: stores.storesFromEnv,
+    storeEnvKeys,
+    readQueryConfig: query.readQueryConfig,
+    readTelemetryConfig: telemetry.readTelemetryConfig,
+    esClientMajor: Number(esClient.version.split('.')[0]),
+    scannerMaxFileBytes: scanner.DEFAULT_MAX_FILE_BYTES,
   };
+}
+
+// --- NATS config files, as a real nats-server reads them ------------------------
+
+function natsServerBin(): string {
+  const dirs = (process.env.PATH ?? '').split(path.delimiter).filter(Boolean);
+  const candidates = [
+    ...(process.env.NATS_SERVER_BIN ? [process.env.NATS_SERVER_BIN] : []),
+    ...dirs.map((d) => path.join(d, 'nats-server')),
+    '/usr/sbin/nats-server',
+    '/usr/local/bin/nats-server',
+  ];
+  for (const c of candidates) {
+    try {
+      accessSync(c, constants.X_OK);
+      return c;
+    } catch {
+      // the next one
+    }
+  }
+  throw new Error('nats-server not found (apt-get install nats-server, or set NATS_SERVER_BIN)');
+}
+
+/** The max_payload a nats-server started with `-c conf` announces to a client; an Error when it will not start. */
+async function announcedMaxPayload(conf: string): Promise<number | Error> {
+  const port = await freePort();
+  const proc = spawn(natsServerBin(), ['-c', conf, '-a', '127.0.0.1', '-p', String(port)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (b: Buffer) => {
+    output = (output + b.toString()).slice(-2000);
+  };
+  proc.stdout.on('data', keep);
+  proc.stderr.on('data', keep);
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  try {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      if (proc.exitCode !== null) return new Error(`nats-server -c ${conf} exited: ${output}`);
+      try {
+        const nc = await connect({ servers: `nats://127.0.0.1:${port}`, timeout: 1000 });
+        try {
+          return nc.info?.max_payload ?? new Error('the server sent no INFO');
+        } finally {
+          await nc.close();
+        }
+      } catch (err) {
+        if (Date.now() > deadline) return new Error(`no nats-server on ${port}: ${output || err}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+  } finally {
+    proc.kill('SIGKILL');
+    await exited;
+  }
+}
+
+/** Repo files the deployment files hand to nats-server (compose mounts, kustomize generators). */
+function natsConfigFiles(compose: Yaml, k8s: K8s): string[] {
+  const files = new Set<string>();
+  for (const m of mounts(compose?.services?.nats ?? {})) {
+    if (m.source.startsWith('.') || m.source.startsWith('/')) {
+      files.add(path.resolve(repoRoot, m.source));
+    }
+  }
+  for (const gen of k8s.kustomization?.configMapGenerator ?? []) {
+    for (const entry of gen.files ?? []) files.add(generatorFile(entry).file);
+  }
+  return [...files].filter((f) => existsSync(f) && statSync(f).isFile());
+}
+
+/** A configMapGenerator `files` entry: `path` or `key=path`, relative to deploy/. */
+function generatorFile(entry: string): { key: string; file: string } {
+  const i = entry.indexOf('=');
+  const rel = i < 0 ? entry : entry.slice(i + 1);
+  return { key: i < 0 ? path.basename(rel) : entry.slice(0, i), file: path.join(DEPLOY, rel) };
+}
+
+/** max_payload announced per config file (see announcedMaxPayload). */
+type NatsPayloads = Map<string, number | Error>;
+
+/** The scanner sizes messages to the server's max_payload: a file it reads must fit in one. */
+function payloadProblems(
+  who: string,
+  file: string,
+  payloads: NatsPayloads,
+  facts: CodeFacts,
+): string[] {
+  const rel = path.relative(repoRoot, file);
+  const payload = payloads.get(file);
+  if (payload === undefined) return [`${who}: ${rel} is not a NATS config file this test ran`];
+  if (payload instanceof Error) return [`${who}: nats-server refuses ${rel}: ${payload.message}`];
+  const limit = messageByteLimit(payload);
+  if (limit <= facts.scannerMaxFileBytes) {
+    return [
+      `${who}: max_payload ${payload} (${rel}) allows ${limit}-byte messages, too small for the scanner's ${facts.scannerMaxFileBytes}-byte files`,
+    ];
+  }
+  return [];
 }
 
 // --- helpers over the parsed files ---------------------------------------------
@@ -210,6 +403,37 @@ function argvOf(command: Yaml): string[] {
   return Array.isArray(command) ? command.map(String) : String(command ?? '').split(/\s+/);
 }
 
+/** host and port of an http(s) URL (the scheme's port when none). */
+function urlTarget(url: string | undefined): { host: string; port: number } | null {
+  try {
+    const u = new URL(url ?? '');
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+    return { host: u.hostname, port: Number(u.port || (u.protocol === 'https:' ? 443 : 80)) };
+  } catch {
+    return null;
+  }
+}
+
+/** Only the plain string values: what a config reader can be given (Secrets stay out). */
+function stringEnv(env: Record<string, Yaml>): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([, v]) => typeof v === 'string'));
+}
+
+/** What a config reader makes of an environment: its result, or the problem it reports. */
+function tryRead<T>(problems: string[], who: string, read: () => T): T | undefined {
+  try {
+    return read();
+  } catch (err) {
+    problems.push(`${who}: ${errorMessage(err)}`);
+    return undefined;
+  }
+}
+
+function storeLabel(s: StoreSettings | undefined): string {
+  if (!s) return 'none';
+  return s.kind === 'sqlite' ? `sqlite ${s.indexPath}` : `elastic ${JSON.stringify(s)}`;
+}
+
 // --- docker-compose.yml ------------------------------------------------------------
 
 const IMAGE_ROOT = '/app';
@@ -218,9 +442,62 @@ function repoPathInImage(p: string): string | null {
   return p.startsWith(`${IMAGE_ROOT}/`) ? p.slice(IMAGE_ROOT.length + 1) : null;
 }
 
-function composeProblems(compose: Yaml, facts: CodeFacts): string[] {
+/** Ports a compose service serves inside the network: its published targets and `expose`. */
+function servedPorts(svc: Yaml): number[] {
+  const published = portPairs(svc).map((p) => Number(p.split(':').pop()));
+  return [...published, ...(svc?.expose ?? []).map(Number)];
+}
+
+function composeProblems(compose: Yaml, facts: CodeFacts, payloads: NatsPayloads): string[] {
   const problems: string[] = [];
   const services: Record<string, Yaml> = compose?.services ?? {};
+
+  /**
+   * The index a service opens (storesFromEnv on its environment): a SQLite
+   * file on a volume, or Elasticsearch + Qdrant services it waits for, the
+   * Elasticsearch server on the client's major version.
+   */
+  const storeOf = (
+    name: string,
+    svc: Yaml,
+  ): { settings: StoreSettings; volume?: string } | undefined => {
+    const env = envMap(svc.environment);
+    const settings = tryRead(problems, name, () => facts.storesFromEnv(env));
+    if (!settings) return undefined;
+    if (settings.kind === 'sqlite') {
+      const m = mounts(svc).find((v) => v.target === path.posix.dirname(settings.indexPath));
+      if (!m) {
+        problems.push(`${name}: CODESIFT_INDEX ${settings.indexPath} is not on a volume`);
+        return undefined;
+      }
+      return { settings, volume: m.source };
+    }
+    for (const key of ['ES_URL', 'QDRANT_URL']) {
+      const t = urlTarget(env[key]);
+      const dep = t ? services[t.host] : undefined;
+      if (!t || !dep) {
+        problems.push(`${name}: ${key} ${env[key]} is no service of this file`);
+        continue;
+      }
+      if (!servedPorts(dep).includes(t.port)) {
+        problems.push(`${name}: ${key} ${env[key]}: ${t.host} does not serve port ${t.port}`);
+      }
+      const condition = svc.depends_on?.[t.host]?.condition;
+      if (!condition) problems.push(`${name}: does not wait for ${t.host} (${key})`);
+      else if (dep.healthcheck && condition !== 'service_healthy') {
+        problems.push(`${name}: does not wait for ${t.host} to be healthy`);
+      }
+      if (key === 'ES_URL') {
+        const major = /:(\d+)\.[^:/]*$/.exec(String(dep.image ?? ''))?.[1];
+        if (Number(major) !== facts.esClientMajor) {
+          problems.push(
+            `${name}: ES_URL's ${t.host} runs ${dep.image}, not Elasticsearch ${facts.esClientMajor}.x (the client's major version)`,
+          );
+        }
+      }
+    }
+    return { settings };
+  };
   const own = Object.entries(services).filter(([, s]) => s?.build !== undefined);
   if (own.length === 0) problems.push('no service builds the codesift image');
   const images = new Set(own.map(([, s]) => s.image));
@@ -267,13 +544,34 @@ function composeProblems(compose: Yaml, facts: CodeFacts): string[] {
       }
     }
     const published = portPairs(svc);
-    const isServe = argv[0] === 'codesift' && argv[1] === 'serve';
+    const isQuery = argv[0] === 'codesift-query';
     const isMcp = argv[0] === 'codesift' && argv[1] === 'mcp';
-    if (!isServe && !isMcp && published.length) problems.push(`${name}: a worker publishes ports`);
+    if (!isQuery && !isMcp && published.length) problems.push(`${name}: a worker publishes ports`);
+    // Traces: OTLP/HTTP to Jaeger (or a collector) of this file.
+    const otel = tryRead(problems, name, () => facts.readTelemetryConfig(name, env));
+    if (otel && !otel.enabled) problems.push(`${name}: exports no traces (${otel.reason})`);
+    else if (otel) {
+      const t = urlTarget(otel.tracesUrl);
+      const dep = t ? services[t.host] : undefined;
+      if (!t || !dep) problems.push(`${name}: traces go to ${otel.tracesUrl}, no service here`);
+      else if (
+        otel.protocol === 'grpc' ||
+        t.port !== OTLP_HTTP_PORT ||
+        !servedPorts(dep).includes(t.port)
+      ) {
+        problems.push(
+          `${name}: traces go to ${otel.tracesUrl} (${otel.protocol}), not ${t.host}'s OTLP/HTTP port ${OTLP_HTTP_PORT}`,
+        );
+      } else if (!/jaeger|opentelemetry-collector/.test(String(dep.image))) {
+        problems.push(
+          `${name}: traces go to ${t.host} (${dep.image}), no Jaeger or OTel collector`,
+        );
+      }
+    }
   }
 
   // Every stage the code knows: a service running exactly it.
-  let writerIndex: { path: string; volume: string } | undefined;
+  let writerStore: { settings: StoreSettings; volume?: string } | undefined;
   for (const [stage, info] of facts.stages) {
     const svc = services[stage];
     if (!svc) {
@@ -286,13 +584,29 @@ function composeProblems(compose: Yaml, facts: CodeFacts): string[] {
     }
     const env = envMap(svc.environment);
     if (!env.NATS_URL) problems.push(`${stage}: NATS_URL not set`);
-    if (info.needsIndex) {
-      const index = env.CODESIFT_INDEX;
-      const m = index ? mounts(svc).find((v) => v.target === path.posix.dirname(index)) : undefined;
-      if (!index) problems.push(`${stage}: needs CODESIFT_INDEX`);
-      else if (!m) problems.push(`${stage}: CODESIFT_INDEX ${index} is not on a volume`);
-      else writerIndex = { path: index, volume: m.source };
+    if (info.needsStore) {
+      const store = storeOf(stage, svc);
+      if (store) writerStore = store;
+    } else {
+      for (const key of facts.storeEnvKeys) {
+        if (env[key] !== undefined) problems.push(`${stage}: sets ${key}, but opens no index`);
+      }
     }
+    // Files a stage reads or writes by env: on a volume, or lost with the container.
+    for (const key of ['CODESIFT_SYMBOLS_INDEX', 'CODESIFT_SCAN_ROOT']) {
+      const value = env[key];
+      if (value === undefined) continue;
+      if (!info.envRead.has(key))
+        problems.push(`${stage}: sets ${key}, which the stage does not read`);
+      const dirOf = key === 'CODESIFT_SCAN_ROOT' ? value : path.posix.dirname(value);
+      if (!mounts(svc).some((v) => v.target === dirOf)) {
+        problems.push(`${stage}: ${key} ${value} is not on a volume`);
+      }
+    }
+  }
+  // The scanner needs the trees it indexes.
+  if (facts.stages.has('scanner') && !envMap(services.scanner?.environment).CODESIFT_SCAN_ROOT) {
+    problems.push('scanner: no CODESIFT_SCAN_ROOT (the checkouts it indexes)');
   }
   const embedder = services.embedder;
   if (embedder && embedder.deploy?.replicas !== 3) {
@@ -324,19 +638,65 @@ function composeProblems(compose: Yaml, facts: CodeFacts): string[] {
     if (!test.includes(String(port)) || !test.includes(healthWord)) {
       problems.push(`${name}: health check '${test}' does not probe ${healthWord} on ${port}`);
     }
-    const index = flag(argv, '--index');
-    const m = index ? mounts(svc).find((v) => v.target === path.posix.dirname(index)) : undefined;
-    if (!writerIndex || index !== writerIndex.path || m?.source !== writerIndex.volume) {
-      problems.push(`${name}: --index ${index} is not the writer's index on the shared volume`);
-    }
     return { name, svc, argv };
   };
-  checkFrontEnd('serve', facts.servePort, 'grpc');
+  // The query service: codesift-query, configured from its environment.
+  const queries = own.filter(([, s]) => argvOf(s.command)[0] === 'codesift-query');
+  if (queries.length !== 1) problems.push(`${queries.length} services run codesift-query, not 1`);
+  for (const [name, svc] of queries) {
+    const env = envMap(svc.environment);
+    const port = Number(env.CODESIFT_GRPC_PORT || facts.queryPort);
+    if (port !== facts.queryPort)
+      problems.push(`${name}: CODESIFT_GRPC_PORT is not ${facts.queryPort}`);
+    if ((env.CODESIFT_GRPC_HOST || '0.0.0.0') !== '0.0.0.0') {
+      problems.push(`${name}: CODESIFT_GRPC_HOST is not 0.0.0.0`);
+    }
+    const pairs = portPairs(svc);
+    if (!pairs.includes(`${port}:${port}`)) problems.push(`${name}: port ${port} not published`);
+    for (const p of pairs) {
+      if (p !== `${port}:${port}`)
+        problems.push(`${name}: publishes ${p}, which it does not serve`);
+    }
+    const test = argvOf(svc.healthcheck?.test).join(' ');
+    if (!test.includes(String(port)) || !test.includes('grpc')) {
+      problems.push(`${name}: health check '${test}' does not probe grpc on ${port}`);
+    }
+    // It searches what the writer fills: the same store settings (and volume).
+    tryRead(problems, name, () => facts.readQueryConfig(env));
+    const store = storeOf(name, svc);
+    if (
+      store &&
+      (!isDeepStrictEqual(store.settings, writerStore?.settings) ||
+        store.volume !== writerStore?.volume)
+    ) {
+      problems.push(
+        `${name}: its index (${storeLabel(store.settings)}) is not the writer's index (${storeLabel(writerStore?.settings)})`,
+      );
+    }
+    if (!env.NATS_URL) problems.push(`${name}: NATS_URL not set (symbols and index jobs)`);
+    if (!env.CODESIFT_TOKEN) problems.push(`${name}: no CODESIFT_TOKEN`);
+  }
+  // mcp answers through the query service's gRPC API, with query's token.
   const mcp = checkFrontEnd('mcp', facts.mcpPort, HEALTH_PATH);
   if (mcp) {
+    const env = envMap(mcp.svc.environment);
     if (!mcp.argv.includes('--http')) problems.push(`${mcp.name}: not --http`);
-    if (!envMap(mcp.svc.environment).CODESIFT_TOKEN)
-      problems.push(`${mcp.name}: no CODESIFT_TOKEN`);
+    if (!env.CODESIFT_TOKEN) problems.push(`${mcp.name}: no CODESIFT_TOKEN`);
+    const [queryName, querySvc] = queries[0] ?? [];
+    const queryEnv = envMap(querySvc?.environment);
+    const target = `${queryName}:${Number(queryEnv.CODESIFT_GRPC_PORT || facts.queryPort)}`;
+    const remote = flag(mcp.argv, '--remote');
+    if (remote !== target)
+      problems.push(`${mcp.name}: --remote ${remote} is not query's ${target}`);
+    if (queryName && mcp.svc.depends_on?.[queryName]?.condition !== 'service_healthy') {
+      problems.push(`${mcp.name}: does not wait for ${queryName} to be healthy`);
+    }
+    // mcp's gRPC token: --remote-token, then --token, then CODESIFT_TOKEN.
+    const token =
+      flag(mcp.argv, '--remote-token') ?? flag(mcp.argv, '--token') ?? env.CODESIFT_TOKEN;
+    if (token !== queryEnv.CODESIFT_TOKEN) {
+      problems.push(`${mcp.name}: its gRPC token is not query's CODESIFT_TOKEN`);
+    }
   }
 
   const nats = services.nats;
@@ -347,8 +707,17 @@ function composeProblems(compose: Yaml, facts: CodeFacts): string[] {
       problems.push(`nats: port ${facts.natsPort} not published`);
     }
     if (!nats.healthcheck) problems.push('nats: no health check');
+    // Its config file (max_payload), mounted from the repo.
+    const conf = flag(argvOf(nats.command), '-c');
+    const m = conf ? mounts(nats).find((v) => v.target === conf) : undefined;
+    if (!conf) problems.push('nats: no -c <config file> (deploy/nats.conf: max_payload)');
+    else if (!m || !(m.source.startsWith('.') || m.source.startsWith('/'))) {
+      problems.push(`nats: -c ${conf} is not a file mounted from the repository`);
+    } else {
+      problems.push(...payloadProblems('nats', path.resolve(repoRoot, m.source), payloads, facts));
+    }
   }
-  return problems;
+  return [...new Set(problems)];
 }
 
 // --- deploy/ (kustomize) ------------------------------------------------------------
@@ -377,7 +746,7 @@ function loadK8s(): K8s {
   return { kustomization, files, docs };
 }
 
-function k8sProblems(k8s: K8s, facts: CodeFacts): string[] {
+function k8sProblems(k8s: K8s, facts: CodeFacts, payloads: NatsPayloads): string[] {
   const problems: string[] = [];
   const { kustomization, docs } = k8s;
   if (!kustomization) return ['no kustomization.yaml'];
@@ -408,8 +777,33 @@ function k8sProblems(k8s: K8s, facts: CodeFacts): string[] {
       if (!cm) problems.push(`${name}: envFrom names a missing ConfigMap`);
       else Object.assign(env, cm.data);
     }
-    for (const e of c?.env ?? []) env[e.name] = e.value ?? e.valueFrom;
+    for (const e of c?.env ?? []) {
+      const ref = e.valueFrom?.configMapKeyRef;
+      if (ref) {
+        const value = configMaps.get(ref.name)?.data?.[ref.key];
+        if (value === undefined) problems.push(`${name}: ${e.name} names a missing ConfigMap key`);
+        env[e.name] = value;
+      } else env[e.name] = e.value ?? e.valueFrom;
+    }
     return env;
+  };
+  /**
+   * The index a Deployment opens (storesFromEnv on its plain values): a
+   * SQLite file on a PVC, or the cluster's Elasticsearch and Qdrant, whose
+   * API keys come from a Secret if set at all.
+   */
+  const storeOf = (name: string, d: Yaml): StoreSettings | undefined => {
+    const env = containerEnv(name, container(d));
+    const settings = tryRead(problems, name, () => facts.storesFromEnv(stringEnv(env)));
+    if (settings?.kind === 'sqlite') {
+      if (!pvcs.has(mountedPvc(d, path.posix.dirname(settings.indexPath)))) {
+        problems.push(`${name}: CODESIFT_INDEX ${settings.indexPath} is not on the index PVC`);
+      }
+    }
+    for (const key of ['ES_API_KEY', 'QDRANT_API_KEY']) {
+      if (typeof env[key] === 'string') problems.push(`${name}: ${key} is not from a Secret`);
+    }
+    return settings;
   };
   const servicePort = (svcName: string, port: number) =>
     (services.get(svcName)?.spec?.ports ?? []).some((p: Yaml) => p.port === port);
@@ -437,7 +831,19 @@ function k8sProblems(k8s: K8s, facts: CodeFacts): string[] {
         problems.push(`${name}: NATS_URL ${env.NATS_URL} is not a Service on ${facts.natsPort}`);
       }
     }
+    // Traces: OTLP/HTTP to the cluster's collector.
+    const otel = tryRead(problems, name, () => facts.readTelemetryConfig(name, stringEnv(env)));
+    if (otel && !otel.enabled) problems.push(`${name}: exports no traces (${otel.reason})`);
+    else if (
+      otel &&
+      (otel.protocol === 'grpc' || urlTarget(otel.tracesUrl)?.port !== OTLP_HTTP_PORT)
+    ) {
+      problems.push(
+        `${name}: traces go to ${otel.tracesUrl} (${otel.protocol}), not an OTLP/HTTP port ${OTLP_HTTP_PORT}`,
+      );
+    }
   }
+  let writerStore: StoreSettings | undefined;
 
   for (const [stage, info] of facts.stages) {
     const d = deployments.get(stage);
@@ -451,12 +857,59 @@ function k8sProblems(k8s: K8s, facts: CodeFacts): string[] {
     }
     const env = containerEnv(stage, container(d));
     if (!env.NATS_URL) problems.push(`${stage}: NATS_URL not set`);
-    if (info.needsIndex) {
-      const index = env.CODESIFT_INDEX;
-      if (typeof index !== 'string') problems.push(`${stage}: needs CODESIFT_INDEX`);
-      else if (!pvcs.has(mountedPvc(d, path.posix.dirname(index)))) {
-        problems.push(`${stage}: CODESIFT_INDEX ${index} is not on the index PVC`);
+    if (info.needsStore) writerStore = storeOf(stage, d) ?? writerStore;
+    for (const key of ['CODESIFT_SYMBOLS_INDEX', 'CODESIFT_SCAN_ROOT']) {
+      const value = env[key];
+      if (value === undefined) continue;
+      if (!info.envRead.has(key))
+        problems.push(`${stage}: sets ${key}, which the stage does not read`);
+      const dirOf = key === 'CODESIFT_SCAN_ROOT' ? value : path.posix.dirname(value);
+      if (typeof value !== 'string' || !pvcs.has(mountedPvc(d, dirOf))) {
+        problems.push(`${stage}: ${key} ${value} is not on a PVC`);
       }
+    }
+  }
+  if (facts.stages.has('scanner')) {
+    const d = deployments.get('scanner');
+    if (d && !containerEnv('scanner', container(d)).CODESIFT_SCAN_ROOT) {
+      problems.push('scanner: no CODESIFT_SCAN_ROOT (the checkouts it indexes)');
+    }
+  }
+
+  // The query service: codesift-query, configured from its environment.
+  const queries = [...deployments.values()].filter(
+    (d) => argvOf(container(d)?.command)[0] === 'codesift-query',
+  );
+  if (queries.length !== 1)
+    problems.push(`${queries.length} Deployments run codesift-query, not 1`);
+  for (const d of queries) {
+    const name = d.metadata.name;
+    const c = container(d);
+    const env = containerEnv(name, c);
+    const port = Number(env.CODESIFT_GRPC_PORT || facts.queryPort);
+    if (port !== facts.queryPort)
+      problems.push(`${name}: CODESIFT_GRPC_PORT is not ${facts.queryPort}`);
+    if ((env.CODESIFT_GRPC_HOST || '0.0.0.0') !== '0.0.0.0') {
+      problems.push(`${name}: CODESIFT_GRPC_HOST is not 0.0.0.0`);
+    }
+    if (!(c.ports ?? []).some((p: Yaml) => p.containerPort === port)) {
+      problems.push(`${name}: containerPort ${port} missing`);
+    }
+    if (!servicePort(name, port)) problems.push(`${name}: no Service on port ${port}`);
+    if (c.readinessProbe?.grpc?.port !== port) {
+      problems.push(`${name}: readiness is not a gRPC probe on ${port}`);
+    }
+    // It searches what the writer fills: the same store settings.
+    tryRead(problems, name, () => facts.readQueryConfig(stringEnv(env)));
+    const store = storeOf(name, d);
+    if (store && !isDeepStrictEqual(store, writerStore)) {
+      problems.push(
+        `${name}: its index (${storeLabel(store)}) is not the writer's index (${storeLabel(writerStore)})`,
+      );
+    }
+    if (!env.NATS_URL) problems.push(`${name}: NATS_URL not set (symbols and index jobs)`);
+    if (!env.CODESIFT_TOKEN?.secretKeyRef?.name) {
+      problems.push(`${name}: CODESIFT_TOKEN is not from a Secret`);
     }
   }
 
@@ -479,23 +932,36 @@ function k8sProblems(k8s: K8s, facts: CodeFacts): string[] {
       problems.push(`${name}: containerPort ${port} missing`);
     }
     if (!servicePort(name, port)) problems.push(`${name}: no Service on port ${port}`);
-    const index = flag(argv, '--index');
-    if (!index || !pvcs.has(mountedPvc(d, path.posix.dirname(index)))) {
-      problems.push(`${name}: --index ${index} is not on the index PVC`);
-    }
     const token = containerEnv(name, c).CODESIFT_TOKEN;
     if (!token?.secretKeyRef?.name) problems.push(`${name}: CODESIFT_TOKEN is not from a Secret`);
     return { name, c, argv };
   };
-  const query = frontEnd('serve', facts.servePort);
-  if (query && query.c.readinessProbe?.grpc?.port !== facts.servePort) {
-    problems.push(`${query.name}: readiness is not a gRPC probe on ${facts.servePort}`);
-  }
   const mcp = frontEnd('mcp', facts.mcpPort);
   if (mcp) {
     if (!mcp.argv.includes('--http')) problems.push(`${mcp.name}: not --http`);
     if (mcp.c.readinessProbe?.httpGet?.path !== HEALTH_PATH) {
       problems.push(`${mcp.name}: readiness does not GET ${HEALTH_PATH}`);
+    }
+    // It answers through a Service in front of the query pods, with query's token.
+    const query = queries[0];
+    const labels = query?.spec?.template?.metadata?.labels ?? {};
+    const queryEnv = containerEnv(query?.metadata?.name, container(query));
+    const port = Number(queryEnv.CODESIFT_GRPC_PORT || facts.queryPort);
+    const remote = flag(mcp.argv, '--remote') ?? '';
+    const [host, remotePort] = remote.split(':');
+    const selector: Record<string, string> = services.get(host)?.spec?.selector ?? {};
+    const selectsQuery =
+      Object.keys(selector).length > 0 &&
+      Object.entries(selector).every(([k, v]) => labels[k] === v);
+    if (Number(remotePort) !== port || !servicePort(host!, port) || !selectsQuery) {
+      problems.push(`${mcp.name}: --remote ${remote} is not a Service on query's port ${port}`);
+    }
+    const token =
+      flag(mcp.argv, '--remote-token') ??
+      flag(mcp.argv, '--token') ??
+      containerEnv(mcp.name, mcp.c).CODESIFT_TOKEN;
+    if (!isDeepStrictEqual(token, queryEnv.CODESIFT_TOKEN)) {
+      problems.push(`${mcp.name}: its gRPC token is not query's CODESIFT_TOKEN`);
     }
   }
 
@@ -504,6 +970,25 @@ function k8sProblems(k8s: K8s, facts: CodeFacts): string[] {
   const natsArgs = argvOf(container(natsWorkload)?.args);
   const monitorPort = Number(flag(natsArgs, '-m'));
   if (!natsWorkload || !natsArgs.includes('-js')) problems.push('no NATS with JetStream (-js)');
+  // Its config file (max_payload): a kustomize-generated ConfigMap of a repo file.
+  const conf = flag(natsArgs, '-c');
+  if (!conf) problems.push('nats: no -c <config file> (deploy/nats.conf: max_payload)');
+  else {
+    const mount = (container(natsWorkload)?.volumeMounts ?? []).find(
+      (m: Yaml) => m.mountPath === path.posix.dirname(conf),
+    );
+    const volume = (natsWorkload.spec.template.spec.volumes ?? []).find(
+      (v: Yaml) => v.name === mount?.name,
+    );
+    const generator = (kustomization.configMapGenerator ?? []).find(
+      (g: Yaml) => g.name === volume?.configMap?.name,
+    );
+    const entry = (generator?.files ?? [])
+      .map(generatorFile)
+      .find((f: { key: string }) => f.key === path.posix.basename(conf));
+    if (!entry) problems.push(`nats: -c ${conf} is no file of a generated ConfigMap`);
+    else problems.push(...payloadProblems('nats', entry.file, payloads, facts));
+  }
   const natsService = [...services.values()].find((s) =>
     servicePort(s.metadata.name, facts.natsPort),
   );
@@ -547,7 +1032,7 @@ function k8sProblems(k8s: K8s, facts: CodeFacts): string[] {
       }
     }
   }
-  return problems;
+  return [...new Set(problems)];
 }
 
 // --- Dockerfile ---------------------------------------------------------------------
@@ -580,7 +1065,7 @@ function dockerfileProblems(text: string, facts: CodeFacts, usedBins: Set<string
       ?.split(/\s+/)
       .slice(1)
       .map(Number) ?? [];
-  for (const p of [facts.servePort, facts.mcpPort]) {
+  for (const p of [facts.queryPort, facts.mcpPort]) {
     if (!expose.includes(p)) problems.push(`port ${p} is not exposed`);
   }
   for (const bin of usedBins) {
@@ -621,6 +1106,7 @@ describe('deployment files match the code', () => {
   let facts: CodeFacts;
   let compose: Yaml;
   let k8s: K8s;
+  let payloads: NatsPayloads;
 
   before(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'codesift-deploy-'));
@@ -629,6 +1115,10 @@ describe('deployment files match the code', () => {
       merge: true,
     });
     k8s = loadK8s();
+    payloads = new Map();
+    for (const file of natsConfigFiles(compose, k8s)) {
+      payloads.set(file, await announcedMaxPayload(file));
+    }
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -636,9 +1126,17 @@ describe('deployment files match the code', () => {
     assert.deepEqual([...facts.stages.keys()], Object.keys(STAGES));
     assert.ok(facts.stages.size >= 5, 'every pipeline stage is known');
     assert.ok(
-      [...facts.stages.values()].some((s) => s.needsIndex),
-      'some stage needs the index',
+      [...facts.stages.values()].some((s) => s.needsStore),
+      'some stage opens the index',
     );
+    for (const k of ['CODESIFT_STORE', 'CODESIFT_INDEX', 'ES_URL', 'QDRANT_URL']) {
+      assert.ok(facts.storeEnvKeys.has(k), `storesFromEnv reads ${k}`);
+    }
+    for (const k of [...facts.storeEnvKeys, 'OTEL_EXPORTER_OTLP_ENDPOINT']) {
+      assert.ok(facts.envVars.has(k), `the scan finds ${k}`);
+    }
+    assert.throws(() => facts.storesFromEnv({ CODESIFT_STORE: 'bogus' }), /CODESIFT_STORE/);
+    assert.ok(facts.esClientMajor >= 8 && facts.scannerMaxFileBytes > 0);
     // The source scan sees every variable the config and embedder really read.
     const seen = await keysRead((env) => readServiceConfig('probe', env), {});
     for (const k of await keysRead((env) => embedderFromEnv(env), { CODESIFT_EMBEDDER: 'none' })) {
@@ -648,15 +1146,51 @@ describe('deployment files match the code', () => {
     for (const k of ['NATS_URL', 'CODESIFT_INDEX', 'CODESIFT_TOKEN', 'CODESIFT_LOG_LEVEL']) {
       assert.ok(facts.envVars.has(k), `the scan finds ${k}`);
     }
-    assert.ok(facts.bins.has('codesift') && facts.bins.has('codesift-worker'));
+    assert.ok(
+      facts.bins.has('codesift') &&
+        facts.bins.has('codesift-worker') &&
+        facts.bins.has('codesift-query'),
+    );
+    // Every request/reply service is answered by the stage the table names,
+    // in its queue group (so replicas share), and no stage answers another's.
+    for (const n of SERVICE_NAMES) {
+      const def = SERVICES[n];
+      const stage = facts.stages.get(def.responder);
+      assert.ok(stage, `${n}: responder ${def.responder} is a stage`);
+      assert.ok(
+        stage.answers.some((a) => a.subject === def.subject && a.queue === def.queue),
+        `${def.responder} answers ${def.subject} in queue group ${def.queue}`,
+      );
+    }
+    const answered = [...facts.stages.values()].flatMap((s) => s.answers.map((a) => a.subject));
+    assert.deepEqual([...answered].sort(), SERVICE_NAMES.map((n) => SERVICES[n].subject).sort());
+  });
+
+  test('a real nats-server reads the NATS config file, and the default would be too small', async () => {
+    const conf = path.join(DEPLOY, 'nats.conf');
+    assert.ok(payloads.has(conf), 'the deployment files use deploy/nats.conf');
+    const payload = payloads.get(conf);
+    assert.equal(typeof payload, 'number', String(payload));
+    assert.ok((payload as number) > NATS_DEFAULT_MAX_PAYLOAD);
+    // Without it the server announces the 1 MiB default, whose messages are
+    // too small for the largest files the scanner reads: the check fails.
+    const bare = path.join(dir, 'bare.conf');
+    writeFileSync(bare, '# nothing set\n');
+    const fallback = await announcedMaxPayload(bare);
+    assert.equal(fallback, NATS_DEFAULT_MAX_PAYLOAD);
+    assert.ok(
+      payloadProblems('nats', bare, new Map([[bare, fallback]]), facts).some((p) =>
+        p.includes('max_payload'),
+      ),
+    );
   });
 
   test('docker-compose.yml runs every service as the code expects', () => {
-    assert.deepEqual(composeProblems(compose, facts), []);
+    assert.deepEqual(composeProblems(compose, facts, payloads), []);
   });
 
   test('deploy/ (kustomize) runs every service as the code expects', () => {
-    assert.deepEqual(k8sProblems(k8s, facts), []);
+    assert.deepEqual(k8sProblems(k8s, facts, payloads), []);
   });
 
   test('the Dockerfile builds one image with every launcher the files use', () => {
@@ -708,19 +1242,67 @@ describe('deployment files match the code', () => {
     const copy = (): Yaml => structuredClone(compose);
     const noChunker = copy();
     delete noChunker.services.chunker;
-    assert.ok(composeProblems(noChunker, facts).some((p) => p.includes('chunker')));
+    assert.ok(composeProblems(noChunker, facts, payloads).some((p) => p.includes('chunker')));
     const oneEmbedder = copy();
     oneEmbedder.services.embedder.deploy.replicas = 1;
-    assert.ok(composeProblems(oneEmbedder, facts).some((p) => p.includes('replicas')));
+    assert.ok(composeProblems(oneEmbedder, facts, payloads).some((p) => p.includes('replicas')));
     const unknownEnv = copy();
     unknownEnv.services.writer.environment.CODESIFT_NOT_A_SETTING = 'x';
-    assert.ok(composeProblems(unknownEnv, facts).some((p) => p.includes('CODESIFT_NOT_A_SETTING')));
-    const noIndex = copy();
-    delete noIndex.services.writer.environment.CODESIFT_INDEX;
-    assert.ok(composeProblems(noIndex, facts).some((p) => p.includes('CODESIFT_INDEX')));
+    assert.ok(
+      composeProblems(unknownEnv, facts, payloads).some((p) =>
+        p.includes('CODESIFT_NOT_A_SETTING'),
+      ),
+    );
+    const noStore = copy();
+    noStore.services.writer.environment.CODESIFT_STORE = 'bogus';
+    assert.ok(composeProblems(noStore, facts, payloads).some((p) => p.includes('CODESIFT_STORE')));
+    const noEs = copy();
+    delete noEs.services.writer.environment.ES_URL;
+    assert.ok(composeProblems(noEs, facts, payloads).some((p) => p.includes('ES_URL')));
+    const oldEs = copy();
+    oldEs.services.elasticsearch.image = 'docker.elastic.co/elasticsearch/elasticsearch:8.15.3';
+    assert.ok(composeProblems(oldEs, facts, payloads).some((p) => p.includes('8.15.3')));
+    const esUnwaited = copy();
+    delete esUnwaited.services.writer.depends_on.elasticsearch;
+    assert.ok(
+      composeProblems(esUnwaited, facts, payloads).some((p) =>
+        p.includes('wait for elasticsearch'),
+      ),
+    );
     const wrongPort = copy();
     wrongPort.services.query.ports = ['50052:50052'];
-    assert.notDeepEqual(composeProblems(wrongPort, facts), []);
+    assert.notDeepEqual(composeProblems(wrongPort, facts, payloads), []);
+    const noScanRoot = copy();
+    delete noScanRoot.services.scanner.environment.CODESIFT_SCAN_ROOT;
+    assert.ok(
+      composeProblems(noScanRoot, facts, payloads).some((p) => p.includes('CODESIFT_SCAN_ROOT')),
+    );
+    const queryElsewhere = copy();
+    queryElsewhere.services.query.environment.CODESIFT_INDEX_NAME = 'other';
+    assert.ok(
+      composeProblems(queryElsewhere, facts, payloads).some((p) => p.includes("writer's index")),
+    );
+    const mcpElsewhere = copy();
+    mcpElsewhere.services.mcp.command = argvOf(mcpElsewhere.services.mcp.command).map((w) =>
+      w === 'query:50051' ? 'query:50052' : w,
+    );
+    assert.ok(composeProblems(mcpElsewhere, facts, payloads).some((p) => p.includes('--remote')));
+    const untraced = copy();
+    delete untraced.services.mcp.environment.OTEL_EXPORTER_OTLP_ENDPOINT;
+    assert.ok(composeProblems(untraced, facts, payloads).some((p) => p.includes('no traces')));
+    const grpcTraces = copy();
+    grpcTraces.services.writer.environment.OTEL_EXPORTER_OTLP_ENDPOINT = 'http://jaeger:4317';
+    assert.ok(composeProblems(grpcTraces, facts, payloads).some((p) => p.includes('4317')));
+    const natsDefault = copy();
+    natsDefault.services.nats.command = ['-js', '-sd', '/data', '-m', '8222'];
+    assert.ok(composeProblems(natsDefault, facts, payloads).some((p) => p.includes('-c')));
+    const symbolsOffVolume = copy();
+    symbolsOffVolume.services.symbols.volumes = [];
+    assert.ok(
+      composeProblems(symbolsOffVolume, facts, payloads).some((p) =>
+        p.includes('CODESIFT_SYMBOLS_INDEX'),
+      ),
+    );
 
     const k8sWith = (edit: (docs: Yaml[]) => Yaml[]): K8s => ({
       ...k8s,
@@ -732,11 +1314,60 @@ describe('deployment files match the code', () => {
       }
       return docs;
     });
-    assert.ok(k8sProblems(wrongStream, facts).some((p) => p.includes('stream')));
+    assert.ok(k8sProblems(wrongStream, facts, payloads).some((p) => p.includes('stream')));
     const noWriter = k8sWith((docs) =>
       docs.filter((d) => !(d.kind === 'Deployment' && d.metadata.name === 'writer')),
     );
-    assert.ok(k8sProblems(noWriter, facts).some((p) => p.includes('writer')));
+    assert.ok(k8sProblems(noWriter, facts, payloads).some((p) => p.includes('writer')));
+    const queryOnPort = k8sWith((docs) => {
+      for (const d of docs) {
+        if (d.kind === 'Deployment' && d.metadata.name === 'query') {
+          d.spec.template.spec.containers[0].env.push({ name: 'CODESIFT_GRPC_PORT', value: '1' });
+        }
+      }
+      return docs;
+    });
+    assert.ok(
+      k8sProblems(queryOnPort, facts, payloads).some((p) => p.includes('CODESIFT_GRPC_PORT')),
+    );
+    const sqliteWriter = k8sWith((docs) => {
+      for (const d of docs) {
+        if (d.kind === 'Deployment' && d.metadata.name === 'writer') {
+          d.spec.template.spec.containers[0].env = [
+            { name: 'CODESIFT_STORE', value: 'sqlite' },
+            { name: 'CODESIFT_INDEX', value: '/data/index.db' },
+          ];
+        }
+      }
+      return docs;
+    });
+    const sqliteProblems = k8sProblems(sqliteWriter, facts, payloads);
+    assert.ok(sqliteProblems.some((p) => p.includes('not on the index PVC')));
+    assert.ok(sqliteProblems.some((p) => p.includes("writer's index")));
+    const mcpToNats = k8sWith((docs) => {
+      for (const d of docs) {
+        if (d.kind === 'Deployment' && d.metadata.name === 'mcp') {
+          const cmd = d.spec.template.spec.containers[0].command;
+          cmd[cmd.indexOf('--remote') + 1] = 'nats:4222';
+        }
+      }
+      return docs;
+    });
+    assert.ok(k8sProblems(mcpToNats, facts, payloads).some((p) => p.includes('--remote')));
+    const natsNoConf = k8sWith((docs) => {
+      for (const d of docs) {
+        if (d.kind === 'StatefulSet') d.spec.template.spec.volumes = [];
+      }
+      return docs;
+    });
+    assert.ok(k8sProblems(natsNoConf, facts, payloads).some((p) => p.includes('nats: -c')));
+    const noCollector = k8sWith((docs) => {
+      for (const d of docs) {
+        if (d.kind === 'ConfigMap') delete d.data.OTEL_EXPORTER_OTLP_ENDPOINT;
+      }
+      return docs;
+    });
+    assert.ok(k8sProblems(noCollector, facts, payloads).some((p) => p.includes('no traces')));
     const text = readFileSync(path.join(repoRoot, 'Dockerfile'), 'utf8');
     assert.ok(
       dockerfileProblems(text.replace(/ONNXRUNTIME_NODE_INSTALL=skip/g, ''), facts, new Set()).some(

@@ -182,6 +182,48 @@ describe('codesift serve (gRPC, end to end)', () => {
     assert.match(r.stderr, /stopped/);
   });
 
+  test('--threads 0 answers on the main thread like the pool does; a bad count is a usage error', async () => {
+    const bad = await runCli([
+      'serve',
+      '--threads',
+      'many',
+      '--index',
+      path.join(root, '.codesift'),
+    ]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--threads must be an integer from 0 to 64, got many/);
+
+    const results = async (threads: string) => {
+      const child = startCli([
+        'serve',
+        '--port',
+        '0',
+        '--json',
+        '--threads',
+        threads,
+        '--index',
+        path.join(root, '.codesift'),
+      ]);
+      const collected = collect(child, 60_000);
+      const { address } = await listening(child);
+      const client = connectCodesift(address);
+      try {
+        const res = await client.search.search({
+          query: 'insert an edge into the graph',
+          limit: 5,
+        });
+        return res.results.map((r) => [r.path, r.range?.startLine, r.score]);
+      } finally {
+        client.close();
+        child.kill('SIGINT');
+        assert.equal((await collected).code, 0);
+      }
+    };
+    const [single, pooled] = [await results('0'), await results('2')];
+    assert.ok(single.length > 0);
+    assert.deepEqual(pooled, single);
+  });
+
   test('a taken port is a clear error (exit 1)', async () => {
     const blocker = startCli([
       'serve',

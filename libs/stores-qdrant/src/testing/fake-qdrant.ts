@@ -3,8 +3,9 @@
  * Qdrant's OpenAPI schema (see openapi-validator.ts) and refused with a
  * Qdrant-style 400 when it does not conform, so a malformed request fails the
  * test that made it. Valid requests run against small in-memory semantics:
- * collections, payload indexes, upsert, delete by filter, exact count, and
- * brute-force search with must / should / must_not match filters.
+ * collections, payload indexes, upsert, delete by ids or filter, exact count,
+ * and brute-force search with must / should / must_not filters of match and
+ * has_id conditions.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -103,9 +104,12 @@ function filterKeys(f: FilterShape | null | undefined, out: Set<string>): Set<st
   return out;
 }
 
-function conditionHolds(c: unknown, payload: Payload): boolean {
+function conditionHolds(c: unknown, p: FakePoint): boolean {
+  const hasId = (c as { has_id?: unknown[] }).has_id;
+  if (Array.isArray(hasId)) return hasId.some((id) => pointKey(id) === pointKey(p.id));
+  const payload = p.payload;
   const fc = c as { key?: string; match?: { value?: unknown; any?: unknown[] } | null };
-  if (typeof fc.key !== 'string') return filterHolds(c as FilterShape, payload);
+  if (typeof fc.key !== 'string') return filterHolds(c as FilterShape, p);
   const raw = payload[fc.key];
   const values = raw === undefined || raw === null ? [] : Array.isArray(raw) ? raw : [raw];
   const m = fc.match;
@@ -117,14 +121,14 @@ function conditionHolds(c: unknown, payload: Payload): boolean {
   );
 }
 
-function filterHolds(f: FilterShape | null | undefined, payload: Payload): boolean {
+function filterHolds(f: FilterShape | null | undefined, p: FakePoint): boolean {
   if (!f) return true;
   if (f.min_should) throw new HttpError(400, 'fake Qdrant does not implement min_should');
   const should = list(f.should);
   return (
-    list(f.must).every((c) => conditionHolds(c, payload)) &&
-    (should.length === 0 || should.some((c) => conditionHolds(c, payload))) &&
-    !list(f.must_not).some((c) => conditionHolds(c, payload))
+    list(f.must).every((c) => conditionHolds(c, p)) &&
+    (should.length === 0 || should.some((c) => conditionHolds(c, p))) &&
+    !list(f.must_not).some((c) => conditionHolds(c, p))
   );
 }
 
@@ -241,8 +245,7 @@ export async function startFakeQdrant(opts: FakeQdrantOptions = {}): Promise<Fak
         if (Array.isArray(body.points)) for (const id of body.points) c.points.delete(pointKey(id));
         else {
           checkFilter(c, body.filter);
-          for (const [k, p] of c.points)
-            if (filterHolds(body.filter, p.payload)) c.points.delete(k);
+          for (const [k, p] of c.points) if (filterHolds(body.filter, p)) c.points.delete(k);
         }
         return { operation_id: 0, status: 'completed' };
       }
@@ -250,7 +253,7 @@ export async function startFakeQdrant(opts: FakeQdrantOptions = {}): Promise<Fak
         const c = collection(name);
         checkFilter(c, body?.filter);
         let count = 0;
-        for (const p of c.points.values()) if (filterHolds(body?.filter, p.payload)) count++;
+        for (const p of c.points.values()) if (filterHolds(body?.filter, p)) count++;
         return { count };
       }
       case 'query_points': {
@@ -260,7 +263,7 @@ export async function startFakeQdrant(opts: FakeQdrantOptions = {}): Promise<Fak
         const q = checkDim(c, body.query);
         checkFilter(c, body.filter);
         const scored = [...c.points.values()]
-          .filter((p) => filterHolds(body.filter, p.payload))
+          .filter((p) => filterHolds(body.filter, p))
           .map((p) => ({ p, score: p.vector.reduce((s, x, i) => s + x * q[i]!, 0) }))
           .filter((x) => body.score_threshold == null || x.score >= body.score_threshold)
           .sort((a, b) => b.score - a.score);

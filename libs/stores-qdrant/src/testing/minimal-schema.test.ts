@@ -172,6 +172,23 @@ const SAMPLES: [string, string, string, unknown, boolean][] = [
   ['POST', '/collections/c/points/count', '', { exact: true, filter }, true],
   ['POST', '/collections/c/points/count', '', { exact: 1 }, false],
   ['POST', '/collections/c/points/count', '', { filter: { must_not: 3 } }, false],
+  // The stale-point delete: nested filters per file, has_id among the kept points.
+  [
+    'POST',
+    '/collections/c/points/delete',
+    'wait=true',
+    {
+      filter: {
+        should: [
+          { must: [{ key: 'path', match: { value: 'a.ts' } }], must_not: [{ has_id: [id] }] },
+          { must: [{ key: 'path', match: { value: 'b.ts' } }] },
+        ],
+      },
+    },
+    true,
+  ],
+  ['POST', '/collections/c/points/delete', '', { filter: { must_not: [{ has_id: id }] } }, false],
+  ['POST', '/collections/c/points/delete', '', { filter: { must: [{ has_id: ['x'] }] } }, false],
 ];
 
 test('hand-written schemas judge sample requests as the published spec does', { skip }, () => {

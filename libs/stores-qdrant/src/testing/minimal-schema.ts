@@ -170,7 +170,12 @@ export const MINIMAL_QDRANT_OPENAPI: OpenApiDoc = {
       Conditions: {
         anyOf: [ref('Condition'), { type: 'array', items: ref('Condition') }, { nullable: true }],
       },
-      Condition: { anyOf: [ref('FieldCondition'), ref('Filter')] },
+      Condition: { anyOf: [ref('FieldCondition'), ref('HasIdCondition'), ref('Filter')] },
+      HasIdCondition: {
+        type: 'object',
+        required: ['has_id'],
+        properties: { has_id: { type: 'array', items: ref('ExtendedPointId') } },
+      },
       FieldCondition: {
         type: 'object',
         required: ['key'],

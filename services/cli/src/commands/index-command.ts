@@ -28,17 +28,18 @@ Options:
 
 Cluster mode (--remote nats://127.0.0.1:4222):
   The directory is scanned here and sent over NATS; the cluster's stages
-  chunk, embed and write it. --index (or CODESIFT_INDEX) is required and must
-  name the cluster's SQLite index (the scanner reads its manifest, so it must
-  be on this machine's disk, as with npm run cluster). The cluster's embedder
-  decides about vectors (--no-vectors does not apply). The --json summary has
-  the same fields; "vectors" counts the chunks written when the index has an
+  chunk, embed and write it. Only changed files are sent: the plan comes
+  from the writer's manifest over NATS, so the cluster's index need not be on
+  this machine (--index, if given, is only left out of the scan). The
+  cluster's embedder decides about vectors (--no-vectors does not apply). The
+  --json summary has the same fields ("indexPath" says where the writer's
+  index lives); "vectors" counts the chunks written when the index has an
   embedder, and the progress counts files as the cluster reports them done.
 
 Environment:
   OLLAMA_HOST             embed with Ollama instead of the built-in model
   CODESIFT_EMBED_MODEL    Ollama embedding model (default nomic-embed-text)
-  CODESIFT_INDEX          the cluster's index file, for --remote
+  CODESIFT_INDEX          with --remote: a cluster index file to leave out of the scan
 `;
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
@@ -100,12 +101,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         '--no-vectors does not apply with --remote: the cluster decides (npm run cluster -- --embedder none)',
       );
     }
+    // Optional: named only to keep a cluster index inside the tree out of the scan.
     const clusterIndex = values.index ?? (io.env.CODESIFT_INDEX?.trim() || undefined);
-    if (!clusterIndex) {
-      throw new UsageError(
-        '--remote needs --index <the cluster index.db> (or CODESIFT_INDEX): the scanner reads its manifest',
-      );
-    }
     // Loaded only here: local indexing never pays for the NATS client.
     const { indexRemote } = await import('../remote/remote-index.js');
     let summary: IndexSummary;
@@ -113,7 +110,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       summary = await indexRemote({
         natsUrl,
         root,
-        indexPath: indexFileFromOption(clusterIndex, io.cwd),
+        ...(clusterIndex ? { indexPath: indexFileFromOption(clusterIndex, io.cwd) } : {}),
         rebuild: values.rebuild,
         maxFileBytes,
         extraIgnore: values.ignore,

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { CodesiftError, errorMessage } from '@codesift/core';
+import { connectRemoteEngine } from '@codesift/grpc';
 import {
   MCP_PATH,
   resolveHttpAuth,
@@ -8,6 +9,7 @@ import {
   weakTokenWarning,
 } from '@codesift/mcp-bridge';
 import type { SearchEngine } from '@codesift/search';
+import { startTelemetry } from '@codesift/telemetry';
 import { openEngineFromArgs, resolveIndexPath } from '../engine-from-args.js';
 import { type CliIO, EXIT, UsageError } from '../io.js';
 
@@ -19,10 +21,17 @@ Serves the index to AI agents over the Model Context Protocol, with the tools
 search_code, find_symbol, get_snippet and index_status. By default it speaks
 MCP on stdin/stdout, for a client that starts it as a subprocess; with --http
 it serves streamable HTTP (stateless, POST ${MCP_PATH}) and requires a bearer token.
+With --remote it answers from a codesift gRPC server (codesift serve, or the
+cluster's query service) instead of opening an index here.
 
 Options:
   --index <path>          index directory or .db file (default: the nearest
                           .codesift/ in this directory or its parents)
+  --remote <host:port>    answer from the gRPC server at this address instead
+                          of a local index (not with --index or --keyword-only)
+  --remote-token <secret> bearer token for the gRPC server (default: --token,
+                          then env CODESIFT_TOKEN); without --http, --token
+                          is this token
   --keyword-only          skip the embedding model (faster start, keyword search)
   --http                  serve streamable HTTP instead of stdio
   --host <addr>           address to bind with --http (default 127.0.0.1)
@@ -34,7 +43,7 @@ Options:
   -h, --help              show this help
 
 Environment:
-  CODESIFT_TOKEN          bearer token for --http
+  CODESIFT_TOKEN          bearer token for --http, and for --remote
   OLLAMA_HOST             query embeddings via Ollama, for indexes built with it
 
 Logs go to stderr; in stdio mode stdout carries only MCP messages. Stops on
@@ -48,6 +57,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     strict: true,
     options: {
       index: { type: 'string' },
+      remote: { type: 'string' },
+      'remote-token': { type: 'string' },
       'keyword-only': { type: 'boolean', default: false },
       http: { type: 'boolean', default: false },
       host: { type: 'string' },
@@ -67,9 +78,26 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       `unexpected argument '${positionals[0]}' (use --index <path> to pick the index)`,
     );
   }
+  const remote = values.remote?.trim();
+  if (remote !== undefined) {
+    if (remote === '')
+      throw new UsageError('--remote needs the gRPC address, e.g. 127.0.0.1:50051');
+    if (values.index !== undefined) {
+      throw new UsageError('--remote and --index are mutually exclusive: pick one index');
+    }
+    if (values['keyword-only']) {
+      throw new UsageError(
+        '--keyword-only does not apply with --remote: the server decides (codesift serve --keyword-only)',
+      );
+    }
+  } else if (values['remote-token'] !== undefined) {
+    throw new UsageError('--remote-token only applies with --remote');
+  }
   if (!values.http) {
+    // Without --http, --token can only mean the gRPC server's token.
     const httpOnly = (['host', 'port', 'token', 'insecure-no-auth', 'json'] as const).filter(
-      (k) => values[k] !== undefined && values[k] !== false,
+      (k) =>
+        values[k] !== undefined && values[k] !== false && !(k === 'token' && remote !== undefined),
     );
     if (httpOnly.length) {
       // In stdio mode stdout is the protocol channel: a stray JSON line or a
@@ -79,14 +107,26 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
 
   const log = (line: string) => io.stderr.write(`codesift mcp: ${line}\n`);
-  const indexPath = resolveIndexPath(values.index, io);
+  const indexPath = remote === undefined ? resolveIndexPath(values.index, io) : `gRPC ${remote}`;
+  // An empty token (CODESIFT_TOKEN=) means none, as for codesift serve.
+  const remoteToken =
+    (values['remote-token'] ?? values.token ?? io.env.CODESIFT_TOKEN) || undefined;
+  const openEngine = (): Promise<SearchEngine> =>
+    remote === undefined
+      ? openEngineFromArgs({ index: indexPath, keywordOnly: values['keyword-only'] }, io)
+      : // Checked at start, so a wrong address or token fails now, naming the address.
+        connectRemoteEngine(remote, {
+          ...(remoteToken ? { token: remoteToken } : {}),
+          check: true,
+        });
+  // Traces only when OTEL_EXPORTER_OTLP_ENDPOINT is set; otherwise a no-op.
+  const telemetry = await startTelemetry({ serviceName: 'codesift-mcp', env: io.env });
 
   if (!values.http) {
-    const engine = await openEngineFromArgs(
-      { index: indexPath, keywordOnly: values['keyword-only'] },
-      io,
-    );
-    return serveStdioUntilDone(engine, indexPath, log);
+    const engine = await openEngine();
+    const code = await serveStdioUntilDone(engine, indexPath, log);
+    await telemetry.shutdown();
+    return code;
   }
 
   const host = values.host ?? '127.0.0.1';
@@ -101,10 +141,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (weak) log(weak);
   if (token === null) log('warning: serving without authentication (--insecure-no-auth)');
 
-  const engine = await openEngineFromArgs(
-    { index: indexPath, keywordOnly: values['keyword-only'] },
-    io,
-  );
+  const engine = await openEngine();
   let server: Awaited<ReturnType<typeof serveHttp>>;
   try {
     server = await serveHttp(engine, { host, port, token, log });
@@ -134,6 +171,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   log(`${signal}: shutting down`);
   await server.close();
   await engine.close();
+  await telemetry.shutdown();
   return EXIT.ok;
 }
 

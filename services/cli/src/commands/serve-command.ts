@@ -1,9 +1,11 @@
 import { parseArgs } from 'node:util';
 import { errorMessage } from '@codesift/core';
+import { defaultSearchThreads, openLocalEnginePool } from '@codesift/engine-pool';
 import { createGrpcServer, quietGrpcLogs } from '@codesift/grpc';
 import { createEmbedderFromEnv } from '@codesift/models';
 import { createLocalIndexJobs, type IndexJobs } from '@codesift/pipeline';
-import { openLocalEngine, type SearchEngine } from '@codesift/search';
+import type { SearchEngine } from '@codesift/search';
+import { startTelemetry } from '@codesift/telemetry';
 import { resolveIndexPath } from '../engine-from-args.js';
 import { type CliIO, EXIT, UsageError } from '../io.js';
 
@@ -22,6 +24,9 @@ Options:
                           except health checks (default: $CODESIFT_TOKEN)
   --keyword-only          answer without the embedding model (BM25 only)
   --read-only             refuse StartIndex (no indexing through the server)
+  --threads <n>           search worker threads, each with its own engine
+                          (default: one per CPU core, at most 4; 0 runs
+                          searches on the main thread)
   --json                  print one JSON line with the address on stdout
   -h, --help              show this help
 
@@ -46,6 +51,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       token: { type: 'string' },
       'keyword-only': { type: 'boolean', default: false },
       'read-only': { type: 'boolean', default: false },
+      threads: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -65,13 +71,14 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const token = (values.token ?? io.env.CODESIFT_TOKEN) || undefined;
   quietGrpcLogs(io.env);
 
+  const threads = parseThreads(values.threads);
   const indexPath = resolveIndexPath(values.index, io);
-  const open = () =>
-    openLocalEngine({
-      indexPath,
-      env: io.env,
-      ...(values['keyword-only'] ? { embedder: null } : {}),
-    });
+  const engineOptions = {
+    indexPath,
+    env: { ...io.env },
+    ...(values['keyword-only'] ? { embedder: null } : {}),
+  };
+  const open = (): Promise<SearchEngine> => openLocalEnginePool(engineOptions, threads);
   const engines = reopenable(await open(), open, (err) =>
     io.stderr.write(`warning: could not reopen the index after indexing: ${errorMessage(err)}\n`),
   );
@@ -89,11 +96,14 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       },
     });
   }
+  // Traces only when OTEL_EXPORTER_OTLP_ENDPOINT is set; otherwise a no-op.
+  const telemetry = await startTelemetry({ serviceName: 'codesift-serve', env: io.env });
   const server = createGrpcServer({ engine: engines.engine, jobs, token });
   const closeAll = async () => {
     await server.shutdown({ graceMs: GRACE_MS });
     await jobs?.close();
     await engines.engine.close();
+    await telemetry.shutdown();
   };
   let address: string;
   let boundPort: number;
@@ -118,6 +128,20 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   await closeAll();
   io.stderr.write('codesift gRPC server stopped\n');
   return EXIT.ok;
+}
+
+/**
+ * One search is mostly synchronous CPU, so a server on one thread uses one
+ * core however many clients wait; worker threads use them all (measured in
+ * docs/BENCHMARKS.md, gRPC server).
+ */
+function parseThreads(raw: string | undefined): number {
+  if (raw === undefined) return defaultSearchThreads();
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 64) {
+    throw new UsageError(`--threads must be an integer from 0 to 64, got ${raw}`);
+  }
+  return n;
 }
 
 /** Resolves on the first SIGINT or SIGTERM; a second one gets Node's default (immediate exit). */

@@ -1,15 +1,14 @@
-// `codesift index --remote <nats-url>`: the scanner runs here (submitIndexJob
-// reads the manifest from the cluster's SQLite index, so it must share its
-// disk: the development cluster), the stages do the work, and the job's
-// events drive the same progress view and summary as local mode.
-import { existsSync } from 'node:fs';
+// `codesift index --remote <nats-url>`: the scanner runs here, planning
+// against the writer's manifest (fetched over NATS, so this machine needs
+// no access to the cluster's index), the stages do the work, and the job's
+// events drive the same progress view and summary as local mode; the
+// totals come from the writer too.
 import path from 'node:path';
 import { ensureStreams } from '@codesift/bus';
 import { CodesiftError, errorMessage } from '@codesift/core';
 import type { IndexProgress, IndexSummary } from '@codesift/pipeline';
-import { type JobProgress, watchJob } from '@codesift/service-kit';
-import { openSqliteIndex } from '@codesift/stores';
-import { type SubmittedJob, submitIndexJob } from '@codesift/worker';
+import { fetchIndexStats, fetchManifest, type JobProgress, watchJob } from '@codesift/service-kit';
+import { type SubmittedJob, submitIndexJob } from '@codesift/worker/submit';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { ProgressView } from '../ui/progress-view.js';
@@ -17,7 +16,8 @@ import type { ProgressView } from '../ui/progress-view.js';
 export interface RemoteIndexOptions {
   natsUrl: string;
   root: string;
-  indexPath: string;
+  /** The cluster's index file when it is on this disk: left out of the scan. */
+  indexPath?: string;
   rebuild: boolean;
   maxFileBytes?: number;
   extraIgnore?: string[];
@@ -25,7 +25,7 @@ export interface RemoteIndexOptions {
 }
 
 const CLUSTER_HINT =
-  'start the development cluster with `npm run cluster` and pass the NATS URL and index it prints';
+  'start the development cluster with `npm run cluster` and pass the NATS URL it prints';
 
 async function connectNats(url: string): Promise<NatsConnection> {
   try {
@@ -42,12 +42,7 @@ function round(n: number): number {
 }
 
 export async function indexRemote(opts: RemoteIndexOptions): Promise<IndexSummary> {
-  const indexPath = path.resolve(opts.indexPath);
-  if (!existsSync(indexPath)) {
-    throw new CodesiftError('INDEX_NOT_FOUND', `no cluster index at ${indexPath}`, {
-      hint: `--index (or CODESIFT_INDEX) must name the SQLite index the cluster's writer uses; ${CLUSTER_HINT}`,
-    });
-  }
+  const indexPath = opts.indexPath === undefined ? undefined : path.resolve(opts.indexPath);
   const started = performance.now();
   const elapsed = () => (performance.now() - started) / 1000;
   const base: IndexProgress = {
@@ -62,31 +57,42 @@ export async function indexRemote(opts: RemoteIndexOptions): Promise<IndexSummar
   };
   opts.view.update(base);
 
-  // Paths the index held before: tells new files from changed ones afterwards.
-  const before = openSqliteIndex(indexPath, { readonly: true });
-  let known: Set<string>;
-  try {
-    known = new Set((await before.manifest.all()).keys());
-  } finally {
-    before.close();
-  }
-
   const nc = await connectNats(opts.natsUrl);
   const abort = new AbortController();
   const onSignal = () => abort.abort();
   process.once('SIGINT', onSignal);
   let job: SubmittedJob;
   let progress: JobProgress;
+  let known = new Set<string>();
+  let totals: Awaited<ReturnType<typeof fetchIndexStats>>;
   let indexStarted = 0;
   try {
     await ensureStreams(await jetstreamManager(nc));
     const js = jetstream(nc);
-    job = await submitIndexJob(js, opts.root, indexPath, {
-      rebuild: opts.rebuild,
-      maxFileBytes: opts.maxFileBytes,
-      extraIgnore: opts.extraIgnore,
-      signal: abort.signal,
-    });
+    job = await submitIndexJob(
+      js,
+      opts.root,
+      async () => {
+        // The writer's manifest; its paths also tell new files from changed ones afterwards.
+        const manifest = await fetchManifest(nc, {
+          root: path.resolve(opts.root),
+          signal: abort.signal,
+          // A cluster just started may not have its writer up yet.
+          waitForServiceMs: 5000,
+        });
+        known = new Set(manifest.keys());
+        return manifest;
+      },
+      {
+        rebuild: opts.rebuild,
+        maxFileBytes: opts.maxFileBytes,
+        extraIgnore: opts.extraIgnore,
+        signal: abort.signal,
+        ...(indexPath ? { excludeDirs: [path.dirname(indexPath)] } : {}),
+        // Batches sized to what this server accepts.
+        maxPayload: nc.info?.max_payload,
+      },
+    );
     indexStarted = performance.now();
     const total = job.filesTotal;
     const show = (p: JobProgress | null) => {
@@ -106,6 +112,7 @@ export async function indexRemote(opts: RemoteIndexOptions): Promise<IndexSummar
     };
     show(null);
     progress = await watchJob(js, job.jobId, { signal: abort.signal, onProgress: show });
+    totals = await fetchIndexStats(nc);
   } catch (err) {
     if (abort.signal.aborted) {
       throw new CodesiftError(
@@ -124,21 +131,13 @@ export async function indexRemote(opts: RemoteIndexOptions): Promise<IndexSummar
   const indexSeconds = (performance.now() - indexStarted) / 1000;
   opts.view.update({ ...base, phase: 'done', elapsedSeconds: elapsed() });
 
-  const after = openSqliteIndex(indexPath, { readonly: true });
-  let stats: ReturnType<typeof after.stats>;
-  let embedder: string | null;
-  try {
-    stats = after.stats();
-    embedder = after.meta().embedder;
-  } finally {
-    after.close();
-  }
+  const embedder = totals.embedder;
   let filesNew = 0;
   for (const p of progress.seen) if (!known.has(p) && !progress.failures.has(p)) filesNew++;
   const filesChanged = Math.max(0, progress.filesDone - job.filesDeleted - filesNew);
   return {
     root: job.root,
-    indexPath,
+    indexPath: indexPath ?? totals.location,
     embedder,
     filesScanned: job.filesScanned,
     filesIndexed: filesNew + filesChanged,
@@ -153,10 +152,10 @@ export async function indexRemote(opts: RemoteIndexOptions): Promise<IndexSummar
     // Job events do not count vectors: with an embedder every chunk written has one.
     vectors: embedder ? progress.chunks : 0,
     totals: {
-      files: stats.files,
-      chunks: stats.chunks,
-      symbols: stats.symbols,
-      vectors: stats.vectors,
+      files: totals.files,
+      chunks: totals.chunks,
+      symbols: totals.symbols,
+      vectors: totals.vectors,
     },
     seconds: round(elapsed()),
     chunksPerSecond: round(indexSeconds > 0 ? progress.chunks / indexSeconds : 0),

@@ -1,14 +1,15 @@
-// embedder: FileChunks on `contextualized` -> the same with one vector per
-// chunk and the embedder's name on `embedded`. Which model is an environment
-// choice (see embedderFromEnv); `none` passes chunks through for a
-// keyword-only index; `fixed:<ms>` is a benchmark stand-in (see
+// embedder: a batch of FileChunks on `contextualized` -> the same with one
+// vector per chunk and the embedder's name on `embedded`. Which model is an
+// environment choice (see embedderFromEnv); `none` passes chunks through for
+// a keyword-only index; `fixed:<ms>` is a benchmark stand-in (see
 // ../fixed-embedder.ts).
-import { publish } from '@codesift/bus';
+import { createWorkFile } from '@codesift/bus';
 import { embeddingText } from '@codesift/context';
 import { createBuiltinEmbedder, createEmbedderFromEnv, type Embedder } from '@codesift/models';
 import type { StageDefinition } from '@codesift/service-kit';
 import { chunkFromWire, vectorToWire } from '../convert.js';
 import { createFixedCostEmbedder, parseFixedEmbedderChoice } from '../fixed-embedder.js';
+import { byPath, publishFitted } from '../publish-batch.js';
 
 /**
  * CODESIFT_EMBEDDER: `none` (no vectors), `builtin` (the offline model), or
@@ -35,33 +36,60 @@ export async function embedderFromEnv(env: NodeJS.ProcessEnv): Promise<Embedder 
   }
 }
 
+/**
+ * Batches one embedder process works on at once. The model is the
+ * bottleneck and embeds one call at a time, so a batch taken while another
+ * is being embedded would only wait here while other replicas idle: at the
+ * end of a job that imbalance is what limits scale-out. Decoding and
+ * publishing are short next to embedding, so nothing is gained by overlap.
+ */
+const EMBEDDER_IN_FLIGHT = 1;
+
 export const embedderStage: StageDefinition = {
   name: 'embedder',
-  async init({ js, log, env }) {
+  async init({ js, nc, log, env }) {
     const embedder = await embedderFromEnv(env);
     log.info('embedder ready', { embedder: embedder?.name ?? 'none' });
     return {
       bindings: [
         {
           queue: 'contextualized',
-          async handler(file, ctx) {
-            if (!embedder || file.chunks.length === 0) {
-              await publish(js, 'embedded', file, { traceparent: ctx.trace });
+          maxInFlight: embedder ? EMBEDDER_IN_FLIGHT : undefined,
+          async handler(batch, ctx) {
+            const out = { js, nc, ctx, inputs: byPath(batch.files) };
+            if (!embedder) {
+              await publishFitted(out, 'embedded', batch.jobId, batch.files);
               return;
             }
-            const texts = file.chunks.map((c) => embeddingText(chunkFromWire(c)));
-            const vectors = [];
+            // Every chunk of the batch in one list, embedded in groups of the
+            // model's preferred size: fewer, fuller calls than file by file.
+            const texts = batch.files.flatMap((f) =>
+              f.chunks.map((c) => embeddingText(chunkFromWire(c))),
+            );
+            const vectors: Float32Array[] = [];
             for (let i = 0; i < texts.length; i += embedder.maxBatch) {
               vectors.push(...(await embedder.embed(texts.slice(i, i + embedder.maxBatch))));
-              // A large file may take longer than the ack deadline to embed.
+              // A large batch may take longer than the ack deadline to embed.
               ctx.working();
             }
-            await publish(
-              js,
-              'embedded',
-              { ...file, vectors: vectors.map(vectorToWire), embedder: embedder.name },
-              { traceparent: ctx.trace },
-            );
+            if (vectors.length !== texts.length) {
+              throw new Error(
+                `${embedder.name}: ${vectors.length} vectors for ${texts.length} texts`,
+              );
+            }
+            let next = 0;
+            const embedded = batch.files.map((f) => {
+              const own = vectors.slice(next, next + f.chunks.length);
+              next += f.chunks.length;
+              return createWorkFile('embedded', {
+                ...f,
+                vectors: own.map(vectorToWire),
+                embedder: own.length > 0 ? embedder.name : '',
+              });
+            });
+            // Vectors make the files much larger (512 floats = 2 KiB per
+            // chunk): publishFitted splits the batch to stay under the limit.
+            await publishFitted(out, 'embedded', batch.jobId, embedded);
           },
         },
       ],

@@ -6,29 +6,53 @@
 // names a separate SQLite file (the future symbol service's own store);
 // without it, it acknowledges the messages so the queue does not grow.
 import path from 'node:path';
-import type { StageDefinition } from '@codesift/service-kit';
+import { lazySymbolReader, type StageDefinition, serveSymbolIndex } from '@codesift/service-kit';
 import { openSqliteIndex } from '@codesift/stores';
 import { symbolFromWire } from '../convert.js';
 
 export const symbolsStage: StageDefinition = {
   name: 'symbols',
-  async init({ env, log }) {
+  async init({ env, log, nc, config }) {
     const file = env.CODESIFT_SYMBOLS_INDEX?.trim();
     const index = file ? openSqliteIndex(path.resolve(file), { create: true }) : null;
-    if (!index) log.info('no CODESIFT_SYMBOLS_INDEX: symbols are stored by the writer only');
+    // Lookups and vocabulary (NATS request/reply) come from this stage's own
+    // store; without one (the development cluster) from the writer's index,
+    // read-only, opened once the writer has created it.
+    const fallback =
+      !index && config.indexPath
+        ? lazySymbolReader(() => openSqliteIndex(config.indexPath!, { readonly: true }))
+        : null;
+    const reader = index?.symbols ?? fallback?.reader;
+    const service = reader
+      ? serveSymbolIndex(nc, reader, {
+          onError: (err, name) => log.warn('symbol request failed', { request: name, error: err }),
+        })
+      : null;
+    if (!index) {
+      log.info(
+        reader
+          ? 'no CODESIFT_SYMBOLS_INDEX: symbols are stored by the writer; answering from CODESIFT_INDEX'
+          : 'neither CODESIFT_SYMBOLS_INDEX nor CODESIFT_INDEX: no symbol store, symbol requests go unanswered',
+      );
+    }
     return {
       bindings: [
         {
           queue: 'symbols',
-          async handler(chunks) {
+          async handler(batch) {
             if (!index) return;
-            // Replace the file's symbols: delete-then-upsert is idempotent on redelivery.
-            await index.symbols.deleteByPaths([chunks.path]);
-            await index.symbols.upsert(chunks.symbols.map(symbolFromWire));
+            // Replace every file's symbols: delete-then-upsert is idempotent
+            // on redelivery, and a file that lost all its symbols loses them here too.
+            await index.symbols.deleteByPaths(batch.files.map((f) => f.path));
+            await index.symbols.upsert(batch.files.flatMap((f) => f.symbols.map(symbolFromWire)));
           },
         },
       ],
-      close: () => index?.close(),
+      close: async () => {
+        await service?.stop();
+        fallback?.close();
+        index?.close();
+      },
     };
   },
 };

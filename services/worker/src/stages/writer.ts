@@ -1,75 +1,147 @@
-// writer: FileChunks (with vectors, if any) on `embedded` -> one transaction
-// replacing the whole file in the index; FileDeleted on `deletes` -> the
-// file's removal. The ack follows the commit (the consumer loop acks after
-// the handler resolves), so a crash means redelivery, and a redelivered file
-// is replaced whole again: idempotent. Every finished file is reported to the
-// job as FILE_DONE.
-import { publishJobEvent } from '@codesift/bus';
+// writer: a batch of FileChunks (with vectors, if any) on `embedded` -> one
+// transaction replacing every file of the batch whole in the index; a batch
+// of FileDeleted on `deletes` -> one transaction removing them. The ack
+// follows the commit (the consumer loop acks after the handler resolves),
+// so a crash means redelivery, and a redelivered batch replaces its files
+// whole again: idempotent. The finished files are then reported to the job
+// in one FILES event per batch.
+import { publishJobEvent, type WorkFile, workMessageId } from '@codesift/bus';
+import { errorMessage, isCodesiftError } from '@codesift/core';
 import { JobEvent_Kind } from '@codesift/proto';
-import { requireIndexPath, type StageDefinition } from '@codesift/service-kit';
-import { openSqliteIndex, type SqliteLocalIndex } from '@codesift/stores';
+import { type StageDefinition, serveIndexStats, serveManifest } from '@codesift/service-kit';
+import type { FileCommit } from '@codesift/stores';
+import { openWriterStoreFromEnv } from '@codesift/stores-cluster';
 import { fileCommitFromWire } from '../convert.js';
 
 /**
- * Records the embedder on first use. An index built with another model (or
- * without vectors) throws INDEX_INCOMPATIBLE, which no retry can fix: the
- * message ends in the dead-letter stream with that reason.
+ * Errors that are a property of the file (or of the index it does not fit),
+ * so a retry fails the same way; anything else (a busy or full disk, a
+ * corrupt index) fails the whole batch for redelivery.
  */
-function ensureEmbedder(index: SqliteLocalIndex, name: string | null, dims: number | null): void {
-  const meta = index.meta();
-  if (meta.embedder === name && meta.dimensions === dims) return;
-  index.setEmbedder(name, dims);
+function isBadInput(err: unknown): boolean {
+  return (
+    isCodesiftError(err) && (err.code === 'INVALID_ARGUMENT' || err.code === 'INDEX_INCOMPATIBLE')
+  );
+}
+
+interface Pending {
+  file: WorkFile<'embedded'>;
+  commit: FileCommit;
 }
 
 export const writerStage: StageDefinition = {
   name: 'writer',
-  async init({ js, config }) {
-    const index = openSqliteIndex(requireIndexPath(config), { create: true });
+  async init({ js, nc, env, log }) {
+    // CODESIFT_STORE: the SQLite file (CODESIFT_INDEX) or Elasticsearch + Qdrant.
+    const index = await openWriterStoreFromEnv(env);
+    log.info('writing to', { store: index.location });
+    // The manifest service: scanners plan incremental jobs from it over NATS
+    // instead of opening this index.
+    const manifest = serveManifest(
+      nc,
+      { all: () => index.manifest.all(), setRoot: (root) => index.setRoot(root) },
+      { onError: (err) => log.warn('manifest request failed', { error: err }) },
+    );
+    // Counts for clients that cannot open the index (`codesift index --remote`).
+    const stats = serveIndexStats(nc, index, {
+      onError: (err) => log.warn('index stats request failed', { error: err }),
+    });
     return {
       bindings: [
         {
           queue: 'embedded',
-          async handler(file, ctx) {
-            const commit = fileCommitFromWire(file);
-            const dims = commit.vectors?.[0]?.length ?? null;
-            // A file without chunks says nothing about the model; leave the meta alone.
-            if (commit.vectors || (file.chunks.length > 0 && !file.embedder)) {
-              ensureEmbedder(index, file.embedder || null, dims);
+          async handler(batch, ctx) {
+            const fail = (file: WorkFile<'embedded'>, err: unknown) =>
+              ctx.fileFailed(file, `write: ${errorMessage(err)}`);
+            // Model check once per (embedder, dimensions) in the batch.
+            const models = new Map<string, unknown>();
+            const pending: Pending[] = [];
+            for (const file of batch.files) {
+              const commit = fileCommitFromWire(file);
+              // A file without chunks says nothing about the model; leave the meta alone.
+              if (commit.vectors || (file.chunks.length > 0 && !file.embedder)) {
+                const dims = commit.vectors?.[0]?.length ?? null;
+                const key = `${file.embedder}\0${dims}`;
+                if (!models.has(key)) {
+                  try {
+                    await index.ensureEmbedder(file.embedder || null, dims);
+                    models.set(key, null);
+                  } catch (err) {
+                    if (!isBadInput(err)) throw err;
+                    models.set(key, err);
+                  }
+                }
+                const err = models.get(key);
+                if (err) {
+                  await fail(file, err);
+                  continue;
+                }
+              }
+              pending.push({ file, commit });
             }
-            index.commitFiles([commit]);
+
+            let written = pending;
+            try {
+              await index.commitFiles(pending.map((p) => p.commit));
+            } catch (err) {
+              if (!isBadInput(err)) throw err;
+              // One bad file rolled the batch back: write them one by one
+              // so only the bad one fails.
+              written = [];
+              for (const p of pending) {
+                try {
+                  await index.commitFiles([p.commit]);
+                  written.push(p);
+                } catch (one) {
+                  if (!isBadInput(one)) throw one;
+                  await fail(p.file, one);
+                }
+              }
+            }
+            if (written.length === 0) return;
             await publishJobEvent(
               js,
               {
-                jobId: file.jobId,
+                jobId: batch.jobId,
                 stage: 'writer',
-                path: file.path,
-                kind: JobEvent_Kind.FILE_DONE,
-                chunks: BigInt(commit.chunks.length),
-                symbols: BigInt(commit.symbols.length),
+                kind: JobEvent_Kind.FILES,
+                files: written.map(({ commit }) => ({
+                  path: commit.record.path,
+                  kind: JobEvent_Kind.FILE_DONE,
+                  chunks: BigInt(commit.chunks.length),
+                  symbols: BigInt(commit.symbols.length),
+                })),
               },
-              { traceparent: ctx.trace, msgId: `${file.jobId}:${file.path}:done` },
+              { traceparent: ctx.trace, msgId: `${workMessageId('embedded', batch)}:done` },
             );
           },
         },
         {
           queue: 'deletes',
-          async handler(deleted, ctx) {
-            index.removeFiles([deleted.path]);
+          async handler(batch, ctx) {
+            const paths = batch.files.map((f) => f.path);
+            await index.removeFiles(paths);
             await publishJobEvent(
               js,
               {
-                jobId: deleted.jobId,
+                jobId: batch.jobId,
                 stage: 'writer',
-                path: deleted.path,
-                kind: JobEvent_Kind.FILE_DONE,
-                detail: 'deleted',
+                kind: JobEvent_Kind.FILES,
+                files: paths.map((path) => ({
+                  path,
+                  kind: JobEvent_Kind.FILE_DONE,
+                  detail: 'deleted',
+                })),
               },
-              { traceparent: ctx.trace, msgId: `${deleted.jobId}:${deleted.path}:done` },
+              { traceparent: ctx.trace, msgId: `${workMessageId('deletes', batch)}:done` },
             );
           },
         },
       ],
-      close: () => index.close(),
+      close: async () => {
+        await Promise.all([manifest.stop(), stats.stop()]);
+        await index.close();
+      },
     };
   },
 };

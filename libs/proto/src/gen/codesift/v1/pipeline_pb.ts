@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file codesift/v1/pipeline.proto.
  */
 export const file_codesift_v1_pipeline: GenFile = /*@__PURE__*/
-  fileDesc("Chpjb2Rlc2lmdC92MS9waXBlbGluZS5wcm90bxILY29kZXNpZnQudjEihwEKCEZpbGVXb3JrEg4KBmpvYl9pZBgBIAEoCRIMCgRyb290GAIgASgJEgwKBHBhdGgYAyABKAkSEAoIbGFuZ3VhZ2UYBCABKAkSDAoEaGFzaBgFIAEoCRIMCgRzaXplGAYgASgEEhAKCG10aW1lX21zGAcgASgBEg8KB2NvbnRlbnQYCCABKAwiKwoLRmlsZURlbGV0ZWQSDgoGam9iX2lkGAEgASgJEgwKBHBhdGgYAiABKAki9AEKCkZpbGVDaHVua3MSDgoGam9iX2lkGAEgASgJEgwKBHBhdGgYAiABKAkSEAoIbGFuZ3VhZ2UYAyABKAkSDAoEaGFzaBgEIAEoCRIMCgRzaXplGAUgASgEEhAKCG10aW1lX21zGAYgASgBEiYKBmNodW5rcxgHIAMoCzIWLmNvZGVzaWZ0LnYxLkNvZGVDaHVuaxIoCgdzeW1ib2xzGAggAygLMhcuY29kZXNpZnQudjEuQ29kZVN5bWJvbBIkCgd2ZWN0b3JzGAkgAygLMhMuY29kZXNpZnQudjEuVmVjdG9yEhAKCGVtYmVkZGVyGAogASgJIhwKBlZlY3RvchISCgZ2YWx1ZXMYASADKAJCAhABIrACCghKb2JFdmVudBIOCgZqb2JfaWQYASABKAkSDQoFc3RhZ2UYAiABKAkSDAoEcGF0aBgDIAEoCRIoCgRraW5kGAQgASgOMhouY29kZXNpZnQudjEuSm9iRXZlbnQuS2luZBIOCgZjaHVua3MYBSABKAQSDwoHc3ltYm9scxgGIAEoBBIOCgZkZXRhaWwYByABKAkSEwoLZmlsZXNfdG90YWwYCCABKAQihgEKBEtpbmQSFAoQS0lORF9VTlNQRUNJRklFRBAAEhIKDktJTkRfRklMRV9ET05FEAESFAoQS0lORF9GSUxFX0ZBSUxFRBACEhUKEUtJTkRfRklMRV9TS0lQUEVEEAMSFAoQS0lORF9KT0JfUExBTk5FRBAEEhEKDUtJTkRfSk9CX0RPTkUQBSJhCgpEZWFkTGV0dGVyEg8KB3N1YmplY3QYASABKAkSDQoFc3RhZ2UYAiABKAkSDgoGcmVhc29uGAMgASgJEhIKCmRlbGl2ZXJpZXMYBCABKA0SDwoHcGF5bG9hZBgFIAEoDGIGcHJvdG8z", [file_codesift_v1_common]);
+  fileDesc("Chpjb2Rlc2lmdC92MS9waXBlbGluZS5wcm90bxILY29kZXNpZnQudjEihwEKCEZpbGVXb3JrEg4KBmpvYl9pZBgBIAEoCRIMCgRyb290GAIgASgJEgwKBHBhdGgYAyABKAkSEAoIbGFuZ3VhZ2UYBCABKAkSDAoEaGFzaBgFIAEoCRIMCgRzaXplGAYgASgEEhAKCG10aW1lX21zGAcgASgBEg8KB2NvbnRlbnQYCCABKAwiKwoLRmlsZURlbGV0ZWQSDgoGam9iX2lkGAEgASgJEgwKBHBhdGgYAiABKAki9AEKCkZpbGVDaHVua3MSDgoGam9iX2lkGAEgASgJEgwKBHBhdGgYAiABKAkSEAoIbGFuZ3VhZ2UYAyABKAkSDAoEaGFzaBgEIAEoCRIMCgRzaXplGAUgASgEEhAKCG10aW1lX21zGAYgASgBEiYKBmNodW5rcxgHIAMoCzIWLmNvZGVzaWZ0LnYxLkNvZGVDaHVuaxIoCgdzeW1ib2xzGAggAygLMhcuY29kZXNpZnQudjEuQ29kZVN5bWJvbBIkCgd2ZWN0b3JzGAkgAygLMhMuY29kZXNpZnQudjEuVmVjdG9yEhAKCGVtYmVkZGVyGAogASgJIkUKDUZpbGVXb3JrQmF0Y2gSDgoGam9iX2lkGAEgASgJEiQKBWZpbGVzGAIgAygLMhUuY29kZXNpZnQudjEuRmlsZVdvcmsiSQoPRmlsZUNodW5rc0JhdGNoEg4KBmpvYl9pZBgBIAEoCRImCgVmaWxlcxgCIAMoCzIXLmNvZGVzaWZ0LnYxLkZpbGVDaHVua3MiSwoQRmlsZURlbGV0ZWRCYXRjaBIOCgZqb2JfaWQYASABKAkSJwoFZmlsZXMYAiADKAsyGC5jb2Rlc2lmdC52MS5GaWxlRGVsZXRlZCIcCgZWZWN0b3ISEgoGdmFsdWVzGAEgAygCQgIQASL+AgoISm9iRXZlbnQSDgoGam9iX2lkGAEgASgJEg0KBXN0YWdlGAIgASgJEgwKBHBhdGgYAyABKAkSKAoEa2luZBgEIAEoDjIaLmNvZGVzaWZ0LnYxLkpvYkV2ZW50LktpbmQSDgoGY2h1bmtzGAUgASgEEg8KB3N5bWJvbHMYBiABKAQSDgoGZGV0YWlsGAcgASgJEhMKC2ZpbGVzX3RvdGFsGAggASgEEicKBWZpbGVzGAkgAygLMhguY29kZXNpZnQudjEuRmlsZU91dGNvbWUiqwEKBEtpbmQSFAoQS0lORF9VTlNQRUNJRklFRBAAEhIKDktJTkRfRklMRV9ET05FEAESFAoQS0lORF9GSUxFX0ZBSUxFRBACEhUKEUtJTkRfRklMRV9TS0lQUEVEEAMSFAoQS0lORF9KT0JfUExBTk5FRBAEEhEKDUtJTkRfSk9CX0RPTkUQBRITCg9LSU5EX0pPQl9GQUlMRUQQBxIOCgpLSU5EX0ZJTEVTEAYidgoLRmlsZU91dGNvbWUSDAoEcGF0aBgBIAEoCRIoCgRraW5kGAIgASgOMhouY29kZXNpZnQudjEuSm9iRXZlbnQuS2luZBIOCgZjaHVua3MYAyABKAQSDwoHc3ltYm9scxgEIAEoBBIOCgZkZXRhaWwYBSABKAkiYQoKRGVhZExldHRlchIPCgdzdWJqZWN0GAEgASgJEg0KBXN0YWdlGAIgASgJEg4KBnJlYXNvbhgDIAEoCRISCgpkZWxpdmVyaWVzGAQgASgNEg8KB3BheWxvYWQYBSABKAxiBnByb3RvMw", [file_codesift_v1_common]);
 
 /**
  * scanner -> chunker: one file to (re)index.
@@ -161,6 +161,78 @@ export const FileChunksSchema: GenMessage<FileChunks> = /*@__PURE__*/
   messageDesc(file_codesift_v1_pipeline, 2);
 
 /**
+ * scanner -> chunker.
+ *
+ * @generated from message codesift.v1.FileWorkBatch
+ */
+export type FileWorkBatch = Message<"codesift.v1.FileWorkBatch"> & {
+  /**
+   * @generated from field: string job_id = 1;
+   */
+  jobId: string;
+
+  /**
+   * @generated from field: repeated codesift.v1.FileWork files = 2;
+   */
+  files: FileWork[];
+};
+
+/**
+ * Describes the message codesift.v1.FileWorkBatch.
+ * Use `create(FileWorkBatchSchema)` to create a new message.
+ */
+export const FileWorkBatchSchema: GenMessage<FileWorkBatch> = /*@__PURE__*/
+  messageDesc(file_codesift_v1_pipeline, 3);
+
+/**
+ * chunker -> contextualizer -> embedder -> writer, and chunker -> symbols.
+ *
+ * @generated from message codesift.v1.FileChunksBatch
+ */
+export type FileChunksBatch = Message<"codesift.v1.FileChunksBatch"> & {
+  /**
+   * @generated from field: string job_id = 1;
+   */
+  jobId: string;
+
+  /**
+   * @generated from field: repeated codesift.v1.FileChunks files = 2;
+   */
+  files: FileChunks[];
+};
+
+/**
+ * Describes the message codesift.v1.FileChunksBatch.
+ * Use `create(FileChunksBatchSchema)` to create a new message.
+ */
+export const FileChunksBatchSchema: GenMessage<FileChunksBatch> = /*@__PURE__*/
+  messageDesc(file_codesift_v1_pipeline, 4);
+
+/**
+ * scanner -> writer.
+ *
+ * @generated from message codesift.v1.FileDeletedBatch
+ */
+export type FileDeletedBatch = Message<"codesift.v1.FileDeletedBatch"> & {
+  /**
+   * @generated from field: string job_id = 1;
+   */
+  jobId: string;
+
+  /**
+   * @generated from field: repeated codesift.v1.FileDeleted files = 2;
+   */
+  files: FileDeleted[];
+};
+
+/**
+ * Describes the message codesift.v1.FileDeletedBatch.
+ * Use `create(FileDeletedBatchSchema)` to create a new message.
+ */
+export const FileDeletedBatchSchema: GenMessage<FileDeletedBatch> = /*@__PURE__*/
+  messageDesc(file_codesift_v1_pipeline, 5);
+
+/**
  * @generated from message codesift.v1.Vector
  */
 export type Vector = Message<"codesift.v1.Vector"> & {
@@ -175,7 +247,7 @@ export type Vector = Message<"codesift.v1.Vector"> & {
  * Use `create(VectorSchema)` to create a new message.
  */
 export const VectorSchema: GenMessage<Vector> = /*@__PURE__*/
-  messageDesc(file_codesift_v1_pipeline, 3);
+  messageDesc(file_codesift_v1_pipeline, 6);
 
 /**
  * Any stage -> progress subject.
@@ -222,6 +294,13 @@ export type JobEvent = Message<"codesift.v1.JobEvent"> & {
    * @generated from field: uint64 files_total = 8;
    */
   filesTotal: bigint;
+
+  /**
+   * KIND_FILES: one entry per file, each FILE_DONE or FILE_FAILED.
+   *
+   * @generated from field: repeated codesift.v1.FileOutcome files = 9;
+   */
+  files: FileOutcome[];
 };
 
 /**
@@ -229,7 +308,7 @@ export type JobEvent = Message<"codesift.v1.JobEvent"> & {
  * Use `create(JobEventSchema)` to create a new message.
  */
 export const JobEventSchema: GenMessage<JobEvent> = /*@__PURE__*/
-  messageDesc(file_codesift_v1_pipeline, 4);
+  messageDesc(file_codesift_v1_pipeline, 7);
 
 /**
  * @generated from enum codesift.v1.JobEvent.Kind
@@ -264,13 +343,70 @@ export enum JobEvent_Kind {
    * @generated from enum value: KIND_JOB_DONE = 5;
    */
   JOB_DONE = 5,
+
+  /**
+   * The job ended before its files were planned (e.g. its root is not a
+   * directory on the scanner's disk); detail says why.
+   *
+   * @generated from enum value: KIND_JOB_FAILED = 7;
+   */
+  JOB_FAILED = 7,
+
+  /**
+   * Several files' outcomes in one event (`files`); the event's own path,
+   * chunks, symbols and detail are unused.
+   *
+   * @generated from enum value: KIND_FILES = 6;
+   */
+  FILES = 6,
 }
 
 /**
  * Describes the enum codesift.v1.JobEvent.Kind.
  */
 export const JobEvent_KindSchema: GenEnum<JobEvent_Kind> = /*@__PURE__*/
-  enumDesc(file_codesift_v1_pipeline, 4, 0);
+  enumDesc(file_codesift_v1_pipeline, 7, 0);
+
+/**
+ * One file's end in a batched JobEvent.
+ *
+ * @generated from message codesift.v1.FileOutcome
+ */
+export type FileOutcome = Message<"codesift.v1.FileOutcome"> & {
+  /**
+   * @generated from field: string path = 1;
+   */
+  path: string;
+
+  /**
+   * @generated from field: codesift.v1.JobEvent.Kind kind = 2;
+   */
+  kind: JobEvent_Kind;
+
+  /**
+   * @generated from field: uint64 chunks = 3;
+   */
+  chunks: bigint;
+
+  /**
+   * @generated from field: uint64 symbols = 4;
+   */
+  symbols: bigint;
+
+  /**
+   * FILE_FAILED: the reason; FILE_DONE: e.g. "deleted".
+   *
+   * @generated from field: string detail = 5;
+   */
+  detail: string;
+};
+
+/**
+ * Describes the message codesift.v1.FileOutcome.
+ * Use `create(FileOutcomeSchema)` to create a new message.
+ */
+export const FileOutcomeSchema: GenMessage<FileOutcome> = /*@__PURE__*/
+  messageDesc(file_codesift_v1_pipeline, 8);
 
 /**
  * A message a stage gave up on, with the reason, on the dead-letter subject.
@@ -309,5 +445,5 @@ export type DeadLetter = Message<"codesift.v1.DeadLetter"> & {
  * Use `create(DeadLetterSchema)` to create a new message.
  */
 export const DeadLetterSchema: GenMessage<DeadLetter> = /*@__PURE__*/
-  messageDesc(file_codesift_v1_pipeline, 5);
+  messageDesc(file_codesift_v1_pipeline, 9);
 

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file codesift/v1/search.proto.
  */
 export const file_codesift_v1_search: GenFile = /*@__PURE__*/
-  fileDesc("Chhjb2Rlc2lmdC92MS9zZWFyY2gucHJvdG8SC2NvZGVzaWZ0LnYxIqwCCg1TZWFyY2hSZXF1ZXN0Eg0KBXF1ZXJ5GAEgASgJEg0KBWxpbWl0GAIgASgNEikKBmZpbHRlchgDIAEoCzIZLmNvZGVzaWZ0LnYxLlNlYXJjaEZpbHRlchIpCgZmdXNpb24YBCABKA4yGS5jb2Rlc2lmdC52MS5GdXNpb25NZXRob2QSIQoFZm9jdXMYBSABKA4yEi5jb2Rlc2lmdC52MS5Gb2N1cxIWCg5jb2xsYXBzZV9maWxlcxgGIAEoCBIPCgdleHBsYWluGAcgASgIEhQKDG5vX2V4cGFuc2lvbhgIIAEoCBIRCglub19hbmNob3IYCSABKAgSEAoIbm9fZm9jdXMYCiABKAgSFAoHcmV3cml0ZRgLIAEoCEgAiAEBQgoKCF9yZXdyaXRlIpcBCgpTY29yZVBhcnRzEg8KB2tleXdvcmQYASABKAESDgoGdmVjdG9yGAIgASgBEg0KBWZ1c2VkGAMgASgBEhQKDGFuY2hvcl9ib29zdBgEIAEoARIYChBmb2N1c19tdWx0aXBsaWVyGAUgASgBEhQKDGtleXdvcmRfcmFuaxgGIAEoDRITCgt2ZWN0b3JfcmFuaxgHIAEoDSLPAQoMU2VhcmNoUmVzdWx0EgwKBHBhdGgYASABKAkSJQoFcmFuZ2UYAiABKAsyFi5jb2Rlc2lmdC52MS5MaW5lUmFuZ2USDgoGc3ltYm9sGAMgASgJEgwKBGtpbmQYBCABKAkSEAoIbGFuZ3VhZ2UYBSABKAkSDQoFc2NvcmUYBiABKAESDwoHc25pcHBldBgHIAEoCRIoCgdleHBsYWluGAggASgLMhcuY29kZXNpZnQudjEuU2NvcmVQYXJ0cxIQCghjaHVua19pZBgJIAEoCSIsCgtTdGFnZVRpbWluZxINCgVzdGFnZRgBIAEoCRIOCgZtaWxsaXMYAiABKAEiogEKDlNlYXJjaFJlc3BvbnNlEioKB3Jlc3VsdHMYASADKAsyGS5jb2Rlc2lmdC52MS5TZWFyY2hSZXN1bHQSEQoJcGxhbl9qc29uGAIgASgJEikKB3RpbWluZ3MYAyADKAsyGC5jb2Rlc2lmdC52MS5TdGFnZVRpbWluZxIQCghkZWdyYWRlZBgEIAMoCRIUCgx0b3RhbF9jaHVua3MYBSABKAQqegoMRnVzaW9uTWV0aG9kEh0KGUZVU0lPTl9NRVRIT0RfVU5TUEVDSUZJRUQQABIVChFGVVNJT05fTUVUSE9EX1JSRhABEhgKFEZVU0lPTl9NRVRIT0RfTElORUFSEAISGgoWRlVTSU9OX01FVEhPRF9BREFQVElWRRADKlgKBUZvY3VzEhUKEUZPQ1VTX1VOU1BFQ0lGSUVEEAASGAoURk9DVVNfSU1QTEVNRU5UQVRJT04QARIPCgtGT0NVU19URVNUUxACEg0KCUZPQ1VTX0FMTBADMlIKDVNlYXJjaFNlcnZpY2USQQoGU2VhcmNoEhouY29kZXNpZnQudjEuU2VhcmNoUmVxdWVzdBobLmNvZGVzaWZ0LnYxLlNlYXJjaFJlc3BvbnNlYgZwcm90bzM", [file_codesift_v1_common]);
+  fileDesc("Chhjb2Rlc2lmdC92MS9zZWFyY2gucHJvdG8SC2NvZGVzaWZ0LnYxIqwCCg1TZWFyY2hSZXF1ZXN0Eg0KBXF1ZXJ5GAEgASgJEg0KBWxpbWl0GAIgASgNEikKBmZpbHRlchgDIAEoCzIZLmNvZGVzaWZ0LnYxLlNlYXJjaEZpbHRlchIpCgZmdXNpb24YBCABKA4yGS5jb2Rlc2lmdC52MS5GdXNpb25NZXRob2QSIQoFZm9jdXMYBSABKA4yEi5jb2Rlc2lmdC52MS5Gb2N1cxIWCg5jb2xsYXBzZV9maWxlcxgGIAEoCBIPCgdleHBsYWluGAcgASgIEhQKDG5vX2V4cGFuc2lvbhgIIAEoCBIRCglub19hbmNob3IYCSABKAgSEAoIbm9fZm9jdXMYCiABKAgSFAoHcmV3cml0ZRgLIAEoCEgAiAEBQgoKCF9yZXdyaXRlIpcBCgpTY29yZVBhcnRzEg8KB2tleXdvcmQYASABKAESDgoGdmVjdG9yGAIgASgBEg0KBWZ1c2VkGAMgASgBEhQKDGFuY2hvcl9ib29zdBgEIAEoARIYChBmb2N1c19tdWx0aXBsaWVyGAUgASgBEhQKDGtleXdvcmRfcmFuaxgGIAEoDRITCgt2ZWN0b3JfcmFuaxgHIAEoDSLrAQoMU2VhcmNoUmVzdWx0EgwKBHBhdGgYASABKAkSJQoFcmFuZ2UYAiABKAsyFi5jb2Rlc2lmdC52MS5MaW5lUmFuZ2USDgoGc3ltYm9sGAMgASgJEgwKBGtpbmQYBCABKAkSEAoIbGFuZ3VhZ2UYBSABKAkSDQoFc2NvcmUYBiABKAESDwoHc25pcHBldBgHIAEoCRIoCgdleHBsYWluGAggASgLMhcuY29kZXNpZnQudjEuU2NvcmVQYXJ0cxIQCghjaHVua19pZBgJIAEoCRIaChJzbmlwcGV0X3N0YXJ0X2xpbmUYCiABKA0iLAoLU3RhZ2VUaW1pbmcSDQoFc3RhZ2UYASABKAkSDgoGbWlsbGlzGAIgASgBIs0BCg5TZWFyY2hSZXNwb25zZRIqCgdyZXN1bHRzGAEgAygLMhkuY29kZXNpZnQudjEuU2VhcmNoUmVzdWx0EhEKCXBsYW5fanNvbhgCIAEoCRIpCgd0aW1pbmdzGAMgAygLMhguY29kZXNpZnQudjEuU3RhZ2VUaW1pbmcSEAoIZGVncmFkZWQYBCADKAkSFAoMdG90YWxfY2h1bmtzGAUgASgEEikKBmZ1c2lvbhgGIAEoDjIZLmNvZGVzaWZ0LnYxLkZ1c2lvbk1ldGhvZCJIChFHZXRTbmlwcGV0UmVxdWVzdBIMCgRwYXRoGAEgASgJEiUKBXJhbmdlGAIgASgLMhYuY29kZXNpZnQudjEuTGluZVJhbmdlImkKEkdldFNuaXBwZXRSZXNwb25zZRIMCgRwYXRoGAEgASgJEiUKBXJhbmdlGAIgASgLMhYuY29kZXNpZnQudjEuTGluZVJhbmdlEhAKCGxhbmd1YWdlGAMgASgJEgwKBHRleHQYBCABKAkqegoMRnVzaW9uTWV0aG9kEh0KGUZVU0lPTl9NRVRIT0RfVU5TUEVDSUZJRUQQABIVChFGVVNJT05fTUVUSE9EX1JSRhABEhgKFEZVU0lPTl9NRVRIT0RfTElORUFSEAISGgoWRlVTSU9OX01FVEhPRF9BREFQVElWRRADKlgKBUZvY3VzEhUKEUZPQ1VTX1VOU1BFQ0lGSUVEEAASGAoURk9DVVNfSU1QTEVNRU5UQVRJT04QARIPCgtGT0NVU19URVNUUxACEg0KCUZPQ1VTX0FMTBADMqEBCg1TZWFyY2hTZXJ2aWNlEkEKBlNlYXJjaBIaLmNvZGVzaWZ0LnYxLlNlYXJjaFJlcXVlc3QaGy5jb2Rlc2lmdC52MS5TZWFyY2hSZXNwb25zZRJNCgpHZXRTbmlwcGV0Eh4uY29kZXNpZnQudjEuR2V0U25pcHBldFJlcXVlc3QaHy5jb2Rlc2lmdC52MS5HZXRTbmlwcGV0UmVzcG9uc2ViBnByb3RvMw", [file_codesift_v1_common]);
 
 /**
  * @generated from message codesift.v1.SearchRequest
@@ -186,6 +186,13 @@ export type SearchResult = Message<"codesift.v1.SearchResult"> & {
    * @generated from field: string chunk_id = 9;
    */
   chunkId: string;
+
+  /**
+   * First line of `snippet` in the file; 0 from servers that predate it.
+   *
+   * @generated from field: uint32 snippet_start_line = 10;
+   */
+  snippetStartLine: number;
 };
 
 /**
@@ -249,6 +256,13 @@ export type SearchResponse = Message<"codesift.v1.SearchResponse"> & {
    * @generated from field: uint64 total_chunks = 5;
    */
   totalChunks: bigint;
+
+  /**
+   * The combiner the engine used (RRF or LINEAR); UNSPECIFIED from servers that predate it.
+   *
+   * @generated from field: codesift.v1.FusionMethod fusion = 6;
+   */
+  fusion: FusionMethod;
 };
 
 /**
@@ -257,6 +271,66 @@ export type SearchResponse = Message<"codesift.v1.SearchResponse"> & {
  */
 export const SearchResponseSchema: GenMessage<SearchResponse> = /*@__PURE__*/
   messageDesc(file_codesift_v1_search, 4);
+
+/**
+ * @generated from message codesift.v1.GetSnippetRequest
+ */
+export type GetSnippetRequest = Message<"codesift.v1.GetSnippetRequest"> & {
+  /**
+   * Relative to the indexed root, POSIX separators, as search results give it.
+   *
+   * @generated from field: string path = 1;
+   */
+  path: string;
+
+  /**
+   * 1-based, inclusive; the end is clamped to the file's length.
+   *
+   * @generated from field: codesift.v1.LineRange range = 2;
+   */
+  range?: LineRange | undefined;
+};
+
+/**
+ * Describes the message codesift.v1.GetSnippetRequest.
+ * Use `create(GetSnippetRequestSchema)` to create a new message.
+ */
+export const GetSnippetRequestSchema: GenMessage<GetSnippetRequest> = /*@__PURE__*/
+  messageDesc(file_codesift_v1_search, 5);
+
+/**
+ * @generated from message codesift.v1.GetSnippetResponse
+ */
+export type GetSnippetResponse = Message<"codesift.v1.GetSnippetResponse"> & {
+  /**
+   * @generated from field: string path = 1;
+   */
+  path: string;
+
+  /**
+   * The lines actually returned (clamped to the file).
+   *
+   * @generated from field: codesift.v1.LineRange range = 2;
+   */
+  range?: LineRange | undefined;
+
+  /**
+   * @generated from field: string language = 3;
+   */
+  language: string;
+
+  /**
+   * @generated from field: string text = 4;
+   */
+  text: string;
+};
+
+/**
+ * Describes the message codesift.v1.GetSnippetResponse.
+ * Use `create(GetSnippetResponseSchema)` to create a new message.
+ */
+export const GetSnippetResponseSchema: GenMessage<GetSnippetResponse> = /*@__PURE__*/
+  messageDesc(file_codesift_v1_search, 6);
 
 /**
  * @generated from enum codesift.v1.FusionMethod
@@ -335,6 +409,16 @@ export const SearchService: GenService<{
     methodKind: "unary";
     input: typeof SearchRequestSchema;
     output: typeof SearchResponseSchema;
+  },
+  /**
+   * Reads lines of an indexed file; paths outside the indexed root are refused.
+   *
+   * @generated from rpc codesift.v1.SearchService.GetSnippet
+   */
+  getSnippet: {
+    methodKind: "unary";
+    input: typeof GetSnippetRequestSchema;
+    output: typeof GetSnippetResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_codesift_v1_search, 0);

@@ -1,0 +1,65 @@
+// Messages between the pool (main thread) and its search workers. Plain
+// data only: they cross threads by structured clone.
+import { CodesiftError, type ErrorCode } from '@codesift/core';
+import type { SearchRequest, SearchResponse } from '@codesift/search';
+
+/**
+ * How a worker opens its engine: `import(module)[exportName](options)`.
+ * `module` is a specifier the worker can import (a resolved file URL is
+ * safest: resolve it where the factory is known, with import.meta.resolve).
+ * `options` must survive structured clone (no functions, no open handles).
+ */
+export interface EngineFactory {
+  module: string;
+  exportName: string;
+  options: unknown;
+}
+
+/** A SearchRequest without its AbortSignal, which cannot cross threads. */
+export type WireSearchRequest = Omit<SearchRequest, 'signal'>;
+
+export type ToWorker =
+  | { type: 'search'; id: number; request: WireSearchRequest }
+  | { type: 'cancel'; id: number }
+  | { type: 'close' };
+
+export interface WireError {
+  name: string;
+  message: string;
+  code?: string;
+  hint?: string;
+}
+
+export type FromWorker =
+  | { type: 'ready' }
+  | { type: 'open-failed'; error: WireError }
+  | { type: 'result'; id: number; response: SearchResponse }
+  | { type: 'failed'; id: number; error: WireError }
+  | { type: 'closed' };
+
+export function toWire(err: unknown): WireError {
+  if (err instanceof CodesiftError) {
+    return {
+      name: err.name,
+      message: err.message,
+      code: err.code,
+      ...(err.hint === undefined ? {} : { hint: err.hint }),
+    };
+  }
+  if (err instanceof Error) return { name: err.name, message: err.message };
+  return { name: 'Error', message: String(err) };
+}
+
+/**
+ * Rebuilds what the worker threw, keeping what callers branch on: a
+ * CodesiftError's code and hint, and the TimeoutError/AbortError names the
+ * gRPC layer maps to DEADLINE_EXCEEDED/CANCELLED.
+ */
+export function fromWire(w: WireError): Error {
+  if (w.code !== undefined) {
+    return new CodesiftError(w.code as ErrorCode, w.message, w.hint ? { hint: w.hint } : undefined);
+  }
+  const err = new Error(w.message);
+  err.name = w.name;
+  return err;
+}

@@ -1,0 +1,266 @@
+// Index jobs run by the cluster, for the gRPC IndexService (the IndexJobs
+// port of @codesift/grpc, satisfied structurally): `start` puts a request
+// on the `jobs` work queue for the scanner service and answers at once with
+// the queued job; the job's status is then rebuilt from its events on the
+// bus (applyJobEvent), for `get`, `latest` and the `watch` stream.
+import { randomUUID } from 'node:crypto';
+import { fromBinary } from '@bufbuild/protobuf';
+import { EVENTS, jobEventsSubject, publish } from '@codesift/bus';
+import { CodesiftError, errorMessage } from '@codesift/core';
+import { JobEvent_Kind, JobEventSchema } from '@codesift/proto';
+import type { JetStreamClient } from '@nats-io/jetstream';
+import { applyJobEvent, isJobComplete, type JobProgress, newJobProgress } from './job-progress.js';
+
+export type ClusterJobState = 'queued' | 'running' | 'succeeded' | 'failed';
+
+/** The same shape as @codesift/grpc's IndexJobStatus. */
+export interface ClusterJobStatus {
+  jobId: string;
+  state: ClusterJobState;
+  root: string;
+  /** 'queued' until the first event, then 'index', then 'done' or 'failed'. */
+  phase: string;
+  filesTotal: number;
+  /** Files finished so far, failed ones included. */
+  filesDone: number;
+  filesChanged: number;
+  filesDeleted: number;
+  chunks: number;
+  symbols: number;
+  failures: number;
+  /** Skip counts are the scanner's and not in the job's events: always empty here. */
+  skipped: Record<string, number>;
+  elapsedSeconds: number;
+  error: string | null;
+}
+
+export interface ClusterIndexJobsOptions {
+  js: JetStreamClient;
+  /** Jobs remembered for get/latest; the oldest finished ones are forgotten first. Default 100. */
+  keep?: number;
+  /** Told when following a job's events fails (the job's status stays where it was). */
+  onError?: (err: unknown, jobId: string) => void;
+}
+
+export interface ClusterStartRequest {
+  /** Directory on the scanner's disk (absolute, or relative to its CODESIFT_SCAN_ROOT); empty: the scan root itself. */
+  root?: string;
+  rebuild?: boolean;
+  /** The cluster's embedder decides about vectors: false is refused. */
+  vectors?: boolean;
+}
+
+export interface ClusterIndexJobs {
+  start(request: ClusterStartRequest): Promise<ClusterJobStatus>;
+  get(jobId: string): ClusterJobStatus | undefined;
+  latest(): ClusterJobStatus | undefined;
+  watch(jobId: string, options?: { signal?: AbortSignal }): AsyncIterable<ClusterJobStatus>;
+  /** Stops following every job. */
+  close(): Promise<void>;
+}
+
+interface Tracked {
+  status: ClusterJobStatus;
+  progress: JobProgress;
+  startedAt: number;
+  finishedAt: number | null;
+  /** Bumped on every change; watchers compare it. */
+  version: number;
+  wake: Set<() => void>;
+  stop: () => void;
+}
+
+const TERMINAL = new Set<ClusterJobState>(['succeeded', 'failed']);
+
+export function createClusterIndexJobs(opts: ClusterIndexJobsOptions): ClusterIndexJobs {
+  const { js } = opts;
+  const keep = opts.keep ?? 100;
+  const jobs = new Map<string, Tracked>();
+  let newest: string | undefined;
+  let closed = false;
+
+  const snapshot = (t: Tracked): ClusterJobStatus => ({
+    ...t.status,
+    skipped: { ...t.status.skipped },
+    elapsedSeconds: ((t.finishedAt ?? Date.now()) - t.startedAt) / 1000,
+  });
+
+  const changed = (t: Tracked) => {
+    t.version++;
+    for (const w of t.wake) w();
+    t.wake.clear();
+  };
+
+  const forgetOld = () => {
+    if (jobs.size <= keep) return;
+    for (const [id, t] of jobs) {
+      if (jobs.size <= keep) break;
+      if (TERMINAL.has(t.status.state) && id !== newest) jobs.delete(id);
+    }
+  };
+
+  const apply = (t: Tracked, data: Uint8Array): boolean => {
+    const e = fromBinary(JobEventSchema, data);
+    const s = t.status;
+    if (s.state === 'queued') {
+      s.state = 'running';
+      s.phase = 'index';
+    }
+    if (e.kind === JobEvent_Kind.JOB_FAILED) {
+      s.state = 'failed';
+      s.phase = 'failed';
+      s.error = e.detail || 'the job failed';
+      t.finishedAt = Date.now();
+      return true;
+    }
+    if (e.kind === JobEvent_Kind.JOB_PLANNED) {
+      try {
+        const detail = JSON.parse(e.detail) as { root?: string; deleted?: number };
+        if (detail.root) s.root = detail.root;
+        if (typeof detail.deleted === 'number') s.filesDeleted = detail.deleted;
+      } catch {
+        // An older scanner without the detail: counts stay as they are.
+      }
+    }
+    const p = applyJobEvent(t.progress, e);
+    s.filesTotal = p.filesTotal ?? 0;
+    s.filesDone = p.filesDone + p.filesFailed;
+    s.failures = p.filesFailed;
+    s.chunks = p.chunks;
+    s.symbols = p.symbols;
+    if (isJobComplete(p)) {
+      s.state = 'succeeded';
+      s.phase = 'done';
+      s.filesChanged = Math.max(0, p.filesDone - s.filesDeleted);
+      t.finishedAt = Date.now();
+      return true;
+    }
+    return false;
+  };
+
+  /** Follows the job's events (replayed from its first) until it ends or is stopped. */
+  const follow = async (t: Tracked, signal: AbortSignal) => {
+    const consumer = await js.consumers.get(EVENTS.stream, {
+      // One subject as a string: nats-server 2.9 (Debian) rejects the array form.
+      filter_subjects: jobEventsSubject(t.status.jobId),
+    });
+    const messages = await consumer.consume();
+    const stop = () => void messages.close();
+    signal.addEventListener('abort', stop, { once: true });
+    try {
+      for await (const m of messages) {
+        const done = apply(t, m.data);
+        changed(t);
+        if (done) break;
+      }
+    } finally {
+      signal.removeEventListener('abort', stop);
+      await messages.close();
+    }
+  };
+
+  return {
+    async start(request) {
+      if (closed) throw new CodesiftError('INTERNAL', 'index jobs are closed');
+      if (request.vectors === false) {
+        throw new CodesiftError(
+          'INVALID_ARGUMENT',
+          "a cluster job cannot turn vectors off: the embedder service's CODESIFT_EMBEDDER decides",
+          { hint: 'run the embedder with CODESIFT_EMBEDDER=none for a keyword-only index' },
+        );
+      }
+      const jobId = randomUUID();
+      const root = request.root?.trim() || '.';
+      const abort = new AbortController();
+      const t: Tracked = {
+        status: {
+          jobId,
+          state: 'queued',
+          root,
+          phase: 'queued',
+          filesTotal: 0,
+          filesDone: 0,
+          filesChanged: 0,
+          filesDeleted: 0,
+          chunks: 0,
+          symbols: 0,
+          failures: 0,
+          skipped: {},
+          elapsedSeconds: 0,
+          error: null,
+        },
+        progress: newJobProgress(jobId),
+        startedAt: Date.now(),
+        finishedAt: null,
+        version: 0,
+        wake: new Set(),
+        stop: () => abort.abort(),
+      };
+      await publish(js, 'jobs', {
+        jobId,
+        files: [{ path: root, rebuild: request.rebuild === true }],
+        requestedAtMs: t.startedAt,
+      });
+      jobs.set(jobId, t);
+      newest = jobId;
+      forgetOld();
+      void follow(t, abort.signal).catch((err) => {
+        if (abort.signal.aborted) return;
+        opts.onError?.(err, jobId);
+        if (!TERMINAL.has(t.status.state)) {
+          t.status.state = 'failed';
+          t.status.phase = 'failed';
+          t.status.error = `lost the job's progress: ${errorMessage(err)}`;
+          t.finishedAt = Date.now();
+          changed(t);
+        }
+      });
+      return snapshot(t);
+    },
+
+    get(jobId) {
+      const t = jobs.get(jobId);
+      return t ? snapshot(t) : undefined;
+    },
+
+    latest() {
+      const t = newest ? jobs.get(newest) : undefined;
+      return t ? snapshot(t) : undefined;
+    },
+
+    async *watch(jobId, options = {}) {
+      const t = jobs.get(jobId);
+      if (!t) throw new CodesiftError('INVALID_ARGUMENT', `no index job with id '${jobId}'`);
+      const signal = options.signal;
+      let seen = -1;
+      for (;;) {
+        if (t.version !== seen) {
+          seen = t.version;
+          const s = snapshot(t);
+          yield s;
+          if (TERMINAL.has(s.state)) return;
+          // Changes while the caller handled the snapshot: the next one is due now.
+          if (t.version !== seen) continue;
+        }
+        if (signal?.aborted || closed) return;
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            signal?.removeEventListener('abort', done);
+            t.wake.delete(done);
+            resolve();
+          };
+          t.wake.add(done);
+          signal?.addEventListener('abort', done, { once: true });
+        });
+      }
+    },
+
+    async close() {
+      closed = true;
+      for (const t of jobs.values()) {
+        t.stop();
+        changed(t);
+      }
+    },
+  };
+}

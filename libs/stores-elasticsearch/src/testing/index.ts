@@ -1,0 +1,1 @@
+export { type MockedClient, mockedClient, type Reply, responseError } from './mock-client.js';

@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { readTelemetryConfig } from './config.js';
+
+test('tracing is off without an endpoint, and says why', () => {
+  assert.deepEqual(readTelemetryConfig('codesift-x', {}), {
+    enabled: false,
+    reason: 'no OTEL_EXPORTER_OTLP_ENDPOINT',
+  });
+  assert.equal(readTelemetryConfig('x', { OTEL_EXPORTER_OTLP_ENDPOINT: '  ' }).enabled, false);
+});
+
+test('OTEL_SDK_DISABLED and OTEL_TRACES_EXPORTER=none win over an endpoint', () => {
+  const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://jaeger:4318' };
+  assert.deepEqual(readTelemetryConfig('x', { ...endpoint, OTEL_SDK_DISABLED: 'TRUE' }), {
+    enabled: false,
+    reason: 'OTEL_SDK_DISABLED=true',
+  });
+  assert.equal(readTelemetryConfig('x', { ...endpoint, OTEL_SDK_DISABLED: 'false' }).enabled, true);
+  assert.equal(
+    readTelemetryConfig('x', { ...endpoint, OTEL_TRACES_EXPORTER: 'none' }).enabled,
+    false,
+  );
+});
+
+test('the base endpoint gets /v1/traces; the traces endpoint is used as given', () => {
+  const base = readTelemetryConfig('codesift-chunker', {
+    OTEL_EXPORTER_OTLP_ENDPOINT: 'http://jaeger:4318/',
+  });
+  assert.deepEqual(base, {
+    enabled: true,
+    serviceName: 'codesift-chunker',
+    protocol: 'http/json',
+    tracesUrl: 'http://jaeger:4318/v1/traces',
+    scheduledDelayMillis: 5000,
+  });
+  const exact = readTelemetryConfig('x', {
+    OTEL_EXPORTER_OTLP_ENDPOINT: 'http://ignored:4318',
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://collector.example/custom/path',
+    OTEL_SERVICE_NAME: 'renamed',
+    OTEL_BSP_SCHEDULE_DELAY: '200',
+  });
+  assert.ok(exact.enabled);
+  assert.equal(exact.tracesUrl, 'https://collector.example/custom/path');
+  assert.equal(exact.serviceName, 'renamed');
+  assert.equal(exact.scheduledDelayMillis, 200);
+});
+
+test('protocol: http/protobuf and grpc are honoured, anything else is an error', () => {
+  const env = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel:4317' };
+  const grpc = readTelemetryConfig('x', { ...env, OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' });
+  assert.ok(grpc.enabled);
+  assert.equal(grpc.protocol, 'grpc');
+  assert.equal(grpc.tracesUrl, 'http://otel:4317/');
+  const proto = readTelemetryConfig('x', {
+    ...env,
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+    OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf',
+  });
+  assert.ok(proto.enabled);
+  assert.equal(proto.protocol, 'http/protobuf');
+  assert.throws(
+    () => readTelemetryConfig('x', { ...env, OTEL_EXPORTER_OTLP_PROTOCOL: 'thrift' }),
+    /unsupported OTLP protocol 'thrift'/,
+  );
+});
+
+test('a malformed endpoint fails loudly instead of silently dropping spans', () => {
+  assert.throws(
+    () => readTelemetryConfig('x', { OTEL_EXPORTER_OTLP_ENDPOINT: 'jaeger:4318' }),
+    /OTEL_EXPORTER_OTLP_ENDPOINT is not an http\(s\) URL/,
+  );
+});

@@ -1,0 +1,55 @@
+// How the query service searches. Kept to two small functions so the store
+// behind it can change (the SQLite index today; Elasticsearch + Qdrant once
+// the engine takes them) without touching the server wiring.
+
+import { openLocalEnginePool } from '@codesift/engine-pool';
+import type { SearchEngine } from '@codesift/search';
+import { openEngine } from '@codesift/search';
+import type { SymbolIndex } from '@codesift/stores';
+import { openSearchIndexFromEnv } from '@codesift/stores-cluster';
+import type { QueryConfig } from './config.js';
+
+/**
+ * The search engine over the cluster's stores, with the same planner,
+ * fan-out and fusion as local mode: the writer's SQLite index read-only, or
+ * Elasticsearch + Qdrant with symbols from the symbol service (the
+ * definition boost then asks it too).
+ */
+export async function openClusterEngine(
+  config: QueryConfig,
+  env: NodeJS.ProcessEnv,
+  symbols?: SymbolIndex,
+): Promise<SearchEngine> {
+  const embedder = config.keywordOnly ? { embedder: null } : {};
+  if (config.store.kind === 'sqlite') {
+    return openLocalEnginePool(
+      { indexPath: config.store.indexPath, env, ...embedder },
+      config.searchThreads,
+    );
+  }
+  const index = await openSearchIndexFromEnv(env, symbols ? { symbols } : {});
+  try {
+    return await openEngine({ index, env, ...embedder });
+  } catch (err) {
+    await index.close();
+    throw err;
+  }
+}
+
+/**
+ * `engine` with symbol lookups and the vocabulary answered by the symbol
+ * service (its own store) instead of the engine's index.
+ */
+export function withSymbolService(
+  engine: SearchEngine,
+  symbols: Pick<SymbolIndex, 'lookup' | 'vocabulary'>,
+): SearchEngine {
+  return {
+    search: (request) => engine.search(request),
+    status: () => engine.status(),
+    getSnippet: (p, start, end) => engine.getSnippet(p, start, end),
+    close: () => engine.close(),
+    lookupSymbol: (name, options) => symbols.lookup(name, options),
+    vocabulary: (options) => symbols.vocabulary(options),
+  };
+}

@@ -1,0 +1,152 @@
+// The scanner service in-process with the real pipeline stages on a real
+// nats-server: an index-job request on the `jobs` queue becomes a scan
+// whose files flow through chunker, contextualizer, embedder and writer,
+// planned against the writer's manifest over NATS (no shared index file).
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { ensureStreams } from '@codesift/bus';
+import { type NatsServerHandle, startNatsServer } from '@codesift/bus/testing';
+import {
+  type ClusterIndexJobs,
+  type ClusterJobStatus,
+  createClusterIndexJobs,
+  createLogger,
+  NatsSymbolIndex,
+  type RunningStage,
+  runStage,
+} from '@codesift/service-kit';
+import { openSqliteIndex } from '@codesift/stores';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { STAGES } from './index.js';
+import { resolveJobRoot } from './scanner.js';
+
+const quiet = createLogger('test', { write: () => undefined });
+
+function writeTree(root: string, files: Record<string, string>): void {
+  for (const [rel, text] of Object.entries(files)) {
+    const p = path.join(root, rel);
+    mkdirSync(path.dirname(p), { recursive: true });
+    writeFileSync(p, text);
+  }
+}
+
+async function finished(jobs: ClusterIndexJobs, jobId: string): Promise<ClusterJobStatus> {
+  let last: ClusterJobStatus | undefined;
+  const timeout = AbortSignal.timeout(30_000);
+  for await (const s of jobs.watch(jobId, { signal: timeout })) last = s;
+  assert.ok(last, 'the watch yielded');
+  return last;
+}
+
+describe('resolveJobRoot', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'codesift-root-'));
+    mkdirSync(path.join(dir, 'repo'));
+    writeFileSync(path.join(dir, 'file.txt'), 'x');
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('resolves inside the scan root and refuses what no retry fixes', () => {
+    assert.equal(resolveJobRoot('repo', dir), path.join(dir, 'repo'));
+    assert.equal(resolveJobRoot('.', dir), dir);
+    assert.equal(resolveJobRoot(path.join(dir, 'repo'), dir), path.join(dir, 'repo'));
+    assert.equal(resolveJobRoot(path.join(dir, 'repo'), undefined), path.join(dir, 'repo'));
+    assert.throws(() => resolveJobRoot('../x', dir), { code: 'PATH_OUTSIDE_ROOT' });
+    assert.throws(() => resolveJobRoot('/etc', dir), { code: 'PATH_OUTSIDE_ROOT' });
+    assert.throws(() => resolveJobRoot('repo', undefined), { code: 'INVALID_ARGUMENT' });
+    assert.throws(() => resolveJobRoot('missing', dir), { code: 'ENOENT_ROOT' });
+    assert.throws(() => resolveJobRoot('file.txt', dir), { code: 'NOT_A_DIRECTORY' });
+  });
+});
+
+describe('scanner service with the pipeline stages', () => {
+  let work: string;
+  let server: NatsServerHandle;
+  let nc: NatsConnection;
+  const running: RunningStage[] = [];
+  let jobs: ClusterIndexJobs;
+  let indexPath: string;
+
+  before(async () => {
+    work = mkdtempSync(path.join(tmpdir(), 'codesift-scanner-'));
+    server = await startNatsServer();
+    nc = await connect({ servers: server.url });
+    await ensureStreams(await jetstreamManager(nc));
+    indexPath = path.join(work, 'data', 'index.db');
+    const env = {
+      NATS_URL: server.url,
+      CODESIFT_INDEX: indexPath,
+      CODESIFT_EMBEDDER: 'none',
+      CODESIFT_SCAN_ROOT: path.join(work, 'checkouts'),
+      CODESIFT_PULL_EXPIRES_MS: '1000',
+    };
+    for (const stage of Object.values(STAGES)) {
+      // The scanner gets no CODESIFT_INDEX: it must not need the writer's disk.
+      const stageEnv = stage.name === 'scanner' ? { ...env, CODESIFT_INDEX: '' } : { ...env };
+      running.push(await runStage(stage, { env: stageEnv, handleSignals: false, log: quiet }));
+    }
+    jobs = createClusterIndexJobs({ js: jetstream(nc) });
+  });
+  after(async () => {
+    await jobs?.close();
+    await Promise.all(running.map((r) => r.stop()));
+    await nc?.close();
+    await server?.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  test('a job request is scanned, indexed, and incremental the second time', async () => {
+    const repo = path.join(work, 'checkouts', 'repo');
+    writeTree(repo, {
+      'src/graph.ts':
+        'export class Graph {\n  addEdge(a: string, b: string): void {\n    console.log(a, b);\n  }\n}\n',
+      'py/config.py': 'def parse_config(path):\n    return open(path).read()\n',
+      'README.md': '# Tools\n\nSome words.\n',
+    });
+    const first = await jobs.start({ root: 'repo' });
+    const done = await finished(jobs, first.jobId);
+    assert.equal(done.state, 'succeeded', done.error ?? '');
+    assert.equal(done.filesTotal, 3);
+    assert.equal(done.filesDone, 3);
+    assert.equal(done.failures, 0);
+    assert.ok(done.chunks >= 3, `chunks: ${done.chunks}`);
+    assert.equal(done.root, repo);
+
+    const index = openSqliteIndex(indexPath, { readonly: true });
+    try {
+      assert.equal(index.stats().files, 3);
+      assert.equal(index.meta().root, repo, 'the writer recorded the root the scanner sent');
+    } finally {
+      index.close();
+    }
+    // The symbols stage answers from the writer's index (no CODESIFT_SYMBOLS_INDEX).
+    const symbols = await new NatsSymbolIndex(nc).lookup('addEdge');
+    assert.deepEqual(
+      symbols.map((s) => [s.qualifiedName, s.path]),
+      [['Graph.addEdge', 'src/graph.ts']],
+    );
+
+    // Only what changed is sent again: the manifest came from the writer.
+    writeFileSync(path.join(repo, 'py/config.py'), 'def parse_config(text):\n    return text\n');
+    rmSync(path.join(repo, 'README.md'));
+    const second = await finished(jobs, (await jobs.start({ root: 'repo' })).jobId);
+    assert.equal(second.state, 'succeeded', second.error ?? '');
+    assert.equal(second.filesTotal, 2);
+    assert.equal(second.filesDeleted, 1);
+    assert.equal(second.filesChanged, 1);
+  });
+
+  test('a root that cannot be scanned fails the job at once with the reason', async () => {
+    const missing = await finished(jobs, (await jobs.start({ root: 'no-such-repo' })).jobId);
+    assert.equal(missing.state, 'failed');
+    assert.match(missing.error ?? '', /no-such-repo does not exist on the scanner/);
+    const outside = await finished(jobs, (await jobs.start({ root: '/etc' })).jobId);
+    assert.equal(outside.state, 'failed');
+    assert.match(outside.error ?? '', /outside the scanner's CODESIFT_SCAN_ROOT/);
+  });
+});

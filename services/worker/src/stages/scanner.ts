@@ -1,0 +1,127 @@
+// scanner: index-job requests on `jobs` -> a scan of the named directory on
+// this process's disk (e.g. a volume of checkouts), published as FileWork and
+// FileDeleted by submitIndexJob, planned against the writer's manifest,
+// which comes over NATS (the manifest service): the scanner needs no access
+// to the index.
+//
+// A job whose root cannot be scanned (missing, not a directory, outside
+// CODESIFT_SCAN_ROOT) fails at once with a JOB_FAILED event the watcher
+// sees; anything else (NATS, the writer not answering) is retried, and the
+// last attempt's error fails the job the same way.
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { publishJobEvent } from '@codesift/bus';
+import { CodesiftError, errorMessage, isCodesiftError } from '@codesift/core';
+import { JobEvent_Kind } from '@codesift/proto';
+import { fetchManifest, type StageDefinition } from '@codesift/service-kit';
+import { submitIndexJob } from '../submit.js';
+
+/** Errors of the request itself: no retry can fix them. */
+const PERMANENT = new Set([
+  'ENOENT_ROOT',
+  'NOT_A_DIRECTORY',
+  'PATH_OUTSIDE_ROOT',
+  'INVALID_ARGUMENT',
+]);
+
+/**
+ * The job's directory on this disk. With CODESIFT_SCAN_ROOT set, a request
+ * names a directory inside it (relative paths resolve against it, `.` is the
+ * scan root itself) and may not leave it; without, only absolute paths.
+ */
+export function resolveJobRoot(requested: string, scanRoot: string | undefined): string {
+  const root = scanRoot
+    ? path.resolve(scanRoot, requested)
+    : path.isAbsolute(requested)
+      ? path.resolve(requested)
+      : null;
+  if (root === null) {
+    throw new CodesiftError(
+      'INVALID_ARGUMENT',
+      `index job root '${requested}' is relative and the scanner has no CODESIFT_SCAN_ROOT`,
+      { hint: 'name an absolute directory on the scanner, or set CODESIFT_SCAN_ROOT' },
+    );
+  }
+  if (scanRoot) {
+    const rel = path.relative(path.resolve(scanRoot), root);
+    if (rel.startsWith('..') || path.isAbsolute(rel)) {
+      throw new CodesiftError(
+        'PATH_OUTSIDE_ROOT',
+        `index job root '${requested}' is outside the scanner's CODESIFT_SCAN_ROOT ${scanRoot}`,
+      );
+    }
+  }
+  if (!existsSync(root)) {
+    throw new CodesiftError('ENOENT_ROOT', `index job root ${root} does not exist on the scanner`);
+  }
+  if (!statSync(root).isDirectory()) {
+    throw new CodesiftError('NOT_A_DIRECTORY', `index job root ${root} is not a directory`);
+  }
+  return root;
+}
+
+export const scannerStage: StageDefinition = {
+  name: 'scanner',
+  async init({ js, nc, env, log }) {
+    const scanRoot = env.CODESIFT_SCAN_ROOT?.trim() || undefined;
+    log.info('scanner ready', { scanRoot: scanRoot ?? null });
+    const failJob = (jobId: string, detail: string) =>
+      publishJobEvent(
+        js,
+        { jobId, stage: 'scanner', kind: JobEvent_Kind.JOB_FAILED, detail },
+        { msgId: `${jobId}:job-failed` },
+      );
+    return {
+      bindings: [
+        {
+          queue: 'jobs',
+          // A scan holds a whole tree's plan in memory: a few at a time.
+          maxInFlight: 2,
+          async handler(request, ctx) {
+            for (const job of request.files) {
+              let root: string;
+              try {
+                root = resolveJobRoot(job.path, scanRoot);
+              } catch (err) {
+                if (!isCodesiftError(err) || !PERMANENT.has(err.code)) throw err;
+                log.warn('index job refused', { job: request.jobId, error: err.message });
+                await failJob(request.jobId, err.message);
+                continue;
+              }
+              try {
+                const submitted = await submitIndexJob(
+                  js,
+                  root,
+                  // Fetched after the scan: the writer may have moved on meanwhile.
+                  () => fetchManifest(nc, { root, waitForServiceMs: 30_000 }),
+                  {
+                    jobId: request.jobId,
+                    rebuild: job.rebuild,
+                    // Batches sized to what this server accepts.
+                    maxPayload: nc.info?.max_payload,
+                  },
+                );
+                log.info('index job planned', {
+                  job: request.jobId,
+                  root,
+                  scanned: submitted.filesScanned,
+                  sent: submitted.filesSent,
+                  deleted: submitted.filesDeleted,
+                  unchanged: submitted.filesUnchanged,
+                });
+              } catch (err) {
+                // The last attempt: the watcher must hear that the job ended.
+                if (ctx.deliveries >= ctx.maxAttempts) {
+                  await failJob(request.jobId, `scan failed: ${errorMessage(err)}`).catch(
+                    () => undefined,
+                  );
+                }
+                throw err;
+              }
+            }
+          },
+        },
+      ],
+    };
+  },
+};

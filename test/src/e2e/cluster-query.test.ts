@@ -1,0 +1,249 @@
+// The cluster's query side end to end, every part its own process: a real
+// nats-server, every `codesift-worker` stage (scanner and symbol service
+// included) and `codesift-query`. An index job is started and watched over
+// gRPC IndexService; Search and SymbolService then answer what local mode
+// answers for the same tree.
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { type NatsServerHandle, startNatsServer } from '@codesift/bus/testing';
+import { type CodesiftClient, connectCodesift } from '@codesift/grpc';
+import { indexRepository } from '@codesift/pipeline';
+import { type IndexProgress, JobState } from '@codesift/proto';
+import { openLocalEngine } from '@codesift/search';
+import { repoRoot } from '../support/cli.js';
+import { isAlive, startWorker, type Worker } from '../support/processes.js';
+import { writeTree } from '../support/tree.js';
+
+const QUERY_BIN = path.join(repoRoot, 'services', 'query', 'bin', 'codesift-query.js');
+const STAGES = ['scanner', 'chunker', 'contextualizer', 'embedder', 'writer', 'symbols'];
+const TOKEN = 'cluster-query-test-token';
+
+const TREE: Record<string, string> = {
+  'src/graph.ts': [
+    '/** A directed graph kept as adjacency lists. */',
+    'export class Graph {',
+    '  private readonly edges = new Map<string, string[]>();',
+    '',
+    '  /** Adds an edge from `a` to `b`, creating both nodes. */',
+    '  addEdge(a: string, b: string): void {',
+    '    const list = this.edges.get(a) ?? [];',
+    '    list.push(b);',
+    '    this.edges.set(a, list);',
+    '  }',
+    '',
+    '  neighbours(a: string): string[] {',
+    '    return this.edges.get(a) ?? [];',
+    '  }',
+    '}',
+    '',
+    'export function shortestPath(g: Graph, from: string, to: string): string[] {',
+    '  return g.neighbours(from).includes(to) ? [from, to] : [];',
+    '}',
+    '',
+  ].join('\n'),
+  'src/graph.test.ts':
+    "import { Graph } from './graph';\n\ntest('addEdge adds', () => {\n  new Graph().addEdge('a', 'b');\n});\n",
+  'py/config.py':
+    'import json\n\n\ndef parse_config(path):\n    """Parse the configuration file at path."""\n    with open(path) as f:\n        return json.load(f)\n',
+  'go/store.go':
+    'package store\n\n// Store keeps values by key.\ntype Store struct {\n\tm map[string]int\n}\n\n// Put stores v under k.\nfunc (s *Store) Put(k string, v int) {\n\ts.m[k] = v\n}\n',
+  'README.md': '# Graph tools\n\n## Install\n\nRun npm install.\n\n## Usage\n\nCall addEdge.\n',
+};
+
+const QUERIES = ['add an edge to the graph', 'Graph.addEdge', 'parse configuration file', 'Store'];
+
+interface QueryProcess {
+  proc: ChildProcess;
+  log: string;
+  exit: Promise<number | null>;
+}
+
+function startQuery(env: NodeJS.ProcessEnv): QueryProcess {
+  const proc = spawn(process.execPath, [QUERY_BIN], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const q: QueryProcess = {
+    proc,
+    log: '',
+    exit: new Promise((resolve) => proc.once('exit', (code) => resolve(code))),
+  };
+  proc.stderr?.on('data', (b: Buffer) => {
+    q.log += b.toString();
+  });
+  return q;
+}
+
+async function listeningAddress(q: QueryProcess): Promise<string> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const line = q.log.split('\n').find((l) => l.includes('"msg":"listening"'));
+    if (line) return JSON.parse(line).address as string;
+    assert.ok(q.proc.exitCode === null, `codesift-query exited:\n${q.log}`);
+    assert.ok(Date.now() < deadline, `codesift-query not listening after 30 s:\n${q.log}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('cluster query service over gRPC (end to end)', () => {
+  let work: string;
+  let server: NatsServerHandle;
+  const workers: Worker[] = [];
+  let query: QueryProcess | undefined;
+  let client: CodesiftClient | undefined;
+
+  before(async () => {
+    work = mkdtempSync(path.join(tmpdir(), 'codesift-cluster-query-'));
+    server = await startNatsServer();
+  });
+  after(async () => {
+    client?.close();
+    for (const p of [...workers.map((w) => w.proc), query?.proc]) {
+      if (p && p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
+    }
+    await Promise.all([...workers.map((w) => w.exit), query?.exit]);
+    await server?.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  test('StartIndex, watch its progress, then Search and LookupSymbol answer like local mode', async () => {
+    const checkouts = path.join(work, 'checkouts');
+    const root = path.join(checkouts, 'repo');
+    writeTree(root, TREE);
+    const indexPath = path.join(work, 'data', 'index.db');
+    const env = {
+      NATS_URL: server.url,
+      CODESIFT_INDEX: indexPath,
+      CODESIFT_EMBEDDER: 'none',
+      CODESIFT_SCAN_ROOT: checkouts,
+    };
+    for (const stage of STAGES) {
+      // The symbol service keeps its own store; the scanner has no index at all.
+      const stageEnv =
+        stage === 'symbols'
+          ? { ...env, CODESIFT_SYMBOLS_INDEX: path.join(work, 'symbols', 'symbols.db') }
+          : stage === 'scanner'
+            ? { ...env, CODESIFT_INDEX: '' }
+            : env;
+      workers.push(startWorker(stage, stageEnv));
+    }
+    query = startQuery({
+      NATS_URL: server.url,
+      CODESIFT_INDEX: indexPath,
+      CODESIFT_GRPC_HOST: '127.0.0.1',
+      CODESIFT_GRPC_PORT: '0',
+      CODESIFT_TOKEN: TOKEN,
+      CODESIFT_EMBEDDER: 'none',
+    });
+    const logs = () =>
+      [...workers.map((w) => `--- ${w.stage}\n${w.log}`), `--- query\n${query?.log}`].join('\n');
+    const address = await listeningAddress(query);
+    client = connectCodesift(address, { token: TOKEN });
+    assert.equal(await client.checkHealth('', { deadlineMs: 5000 }), 'SERVING');
+    const anonymous = connectCodesift(address);
+    try {
+      await assert.rejects(anonymous.search.search({ query: 'graph' }), /UNAUTHENTICATED/);
+    } finally {
+      anonymous.close();
+    }
+
+    // Stages subscribe as they start; a job may be queued before they do.
+    const started = performance.now();
+    const { jobId } = await client.index.startIndex({ root: 'repo' });
+    assert.ok(jobId);
+    const states: JobState[] = [];
+    let last: IndexProgress | undefined;
+    for await (const { progress } of client.index.watchIndexProgress(
+      { jobId },
+      { deadlineMs: 60_000 },
+    )) {
+      states.push(progress!.state);
+      last = progress;
+    }
+    const seconds = (performance.now() - started) / 1000;
+    assert.ok(last, 'the stream sent progress');
+    assert.equal(last.state, JobState.SUCCEEDED, `${last.error}\n${logs()}`);
+    assert.equal(states[0], JobState.QUEUED);
+    assert.equal(last.filesTotal, BigInt(Object.keys(TREE).length));
+    assert.equal(last.filesDone, last.filesTotal);
+    assert.equal(last.failures, 0n);
+    assert.ok(last.chunks >= 5n, `chunks: ${last.chunks}`);
+    assert.ok(seconds < 30, `the job took ${seconds.toFixed(1)} s`);
+    const status = await client.index.getIndexStatus({ jobId });
+    assert.equal(status.job?.state, JobState.SUCCEEDED);
+    assert.equal(status.files, BigInt(Object.keys(TREE).length));
+    assert.equal(status.root, root);
+
+    // Local mode over the same tree, keyword only like the cluster.
+    const localDb = path.join(work, 'local', 'index.db');
+    await indexRepository({ root, indexPath: localDb, vectors: false });
+    const local = await openLocalEngine({ indexPath: localDb, embedder: null });
+    try {
+      for (const q of QUERIES) {
+        const want = await local.search({ query: q, limit: 5 });
+        const got = await client.search.search({ query: q, limit: 5 }, { deadlineMs: 10_000 });
+        assert.ok(want.results.length > 0, q);
+        assert.deepEqual(
+          got.results.map((r) => [r.path, r.range?.startLine, r.range?.endLine, r.chunkId]),
+          want.results.map((r) => [r.path, r.startLine, r.endLine, r.chunkId]),
+          q,
+        );
+        for (const [i, r] of got.results.entries()) {
+          assert.ok(Math.abs(r.score - want.results[i]!.score) < 1e-9, `${q}: score ${i}`);
+        }
+        assert.deepEqual(got.degraded, want.degraded, q);
+      }
+      // SymbolService answers from the symbol service's own store.
+      const lookup = await client.symbols.lookupSymbol({ name: 'addEdge' });
+      const wantSymbols = await local.lookupSymbol('addEdge');
+      assert.ok(wantSymbols.length > 0);
+      assert.deepEqual(
+        lookup.symbols.map((s) => [s.qualifiedName, s.path, s.range?.startLine, s.kind]),
+        wantSymbols.map((s) => [s.qualifiedName, s.path, s.startLine, s.kind]),
+      );
+      const vocab = await client.symbols.getVocabulary({ prefix: 'p', limit: 10 });
+      assert.deepEqual(
+        vocab.entries.map((e) => [e.name, Number(e.count)]),
+        (await local.vocabulary({ prefix: 'p', limit: 10 })).map((e) => [e.name, e.count]),
+      );
+    } finally {
+      await local.close();
+    }
+
+    // A job whose root the scanner cannot scan ends failed, with the reason.
+    const bad = await client.index.startIndex({ root: 'no-such-repo' });
+    let badLast: IndexProgress | undefined;
+    for await (const { progress } of client.index.watchIndexProgress({ jobId: bad.jobId })) {
+      badLast = progress;
+    }
+    assert.equal(badLast?.state, JobState.FAILED);
+    assert.match(badLast?.error ?? '', /does not exist on the scanner/);
+
+    // Without the symbol service, symbol calls fail clearly; search goes on.
+    const symbols = workers.find((w) => w.stage === 'symbols')!;
+    symbols.proc.kill('SIGTERM');
+    assert.equal(await symbols.exit, 0, symbols.log);
+    await assert.rejects(
+      client.symbols.lookupSymbol({ name: 'addEdge' }),
+      /no symbols service answers/,
+    );
+    assert.ok((await client.search.search({ query: 'Graph.addEdge' })).results.length > 0);
+
+    // Graceful stop: every process exits 0.
+    const rest = workers.filter((w) => w !== symbols);
+    query.proc.kill('SIGTERM');
+    for (const w of rest) w.proc.kill('SIGTERM');
+    assert.equal(await query.exit, 0, query.log);
+    assert.deepEqual(
+      await Promise.all(rest.map((w) => w.exit)),
+      rest.map(() => 0),
+      logs(),
+    );
+    assert.match(query.log, /"msg":"stopped"/);
+    for (const p of [query.proc, ...rest.map((w) => w.proc)]) assert.ok(!isAlive(p.pid!));
+  });
+});
