@@ -1,5 +1,11 @@
 export { CodesiftError, type ErrorCode, errorMessage, isCodesiftError } from './errors.js';
 export { chunkId, sha256Hex, symbolId } from './ids.js';
+export type {
+  IndexJobState,
+  IndexJobStatus,
+  IndexJobs,
+  StartIndexJobRequest,
+} from './index-jobs.js';
 export { isInside, resolveInsideRoot, toPosix } from './paths.js';
 export type {
   Chunk,

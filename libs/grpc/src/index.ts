@@ -46,8 +46,6 @@ export {
   searchResponseToProto,
   snippetFromProto,
   snippetToProto,
-  symbolFromProto,
-  symbolToProto,
 } from './search-mapping.js';
 export { MAX_SNIPPET_LINE, MAX_SNIPPET_SPAN } from './search-service.js';
 export {

@@ -15,6 +15,7 @@ import type {
   SearchResponse,
   Snippet,
 } from '@codesift/search';
+import { symbolFromWire } from '@codesift/wire';
 import { type ServiceError, status } from '@grpc/grpc-js';
 import { type CodesiftClient, connectCodesift } from './client.js';
 import {
@@ -22,7 +23,6 @@ import {
   searchRequestToProto,
   searchResponseFromProto,
   snippetFromProto,
-  symbolFromProto,
 } from './search-mapping.js';
 import { MAX_SNIPPET_LINE, MAX_SNIPPET_SPAN } from './search-service.js';
 import { MAX_SYMBOL_LIMIT } from './symbol-service.js';
@@ -209,7 +209,7 @@ class RemoteEngine implements SearchEngine {
     const res = await this.call(this.callDeadlineMs, (opts) =>
       this.client.symbols.lookupSymbol({ name, kind: options.kind ?? '', limit }, opts),
     );
-    return res.symbols.map(symbolFromProto);
+    return res.symbols.map(symbolFromWire);
   }
 
   async vocabulary(

@@ -1,8 +1,5 @@
 import { create, type MessageInitShape } from '@bufbuild/protobuf';
-import type { SymbolInfo, UnitKind } from '@codesift/core';
 import {
-  type CodeSymbol,
-  CodeSymbolSchema,
   Focus,
   FusionMethod,
   type GetIndexStatusResponse,
@@ -274,23 +271,6 @@ function fusionFromResponse(fusion: FusionMethod): FusionMode | undefined {
   }
 }
 
-/** The client side of symbolToProto; an empty parent is a top-level symbol. */
-export function symbolFromProto(s: CodeSymbol): SymbolInfo {
-  return {
-    id: s.id,
-    name: s.name,
-    qualifiedName: s.qualifiedName,
-    kind: s.kind as UnitKind,
-    path: s.path,
-    language: s.language,
-    startLine: s.range?.startLine ?? 0,
-    endLine: s.range?.endLine ?? 0,
-    parent: s.parent === '' ? null : s.parent,
-    signature: s.signature,
-    doc: s.doc,
-  };
-}
-
 export function snippetToProto(s: Snippet): GetSnippetResponse {
   return create(GetSnippetResponseSchema, {
     path: s.path,
@@ -350,19 +330,4 @@ export function indexStatusFromProto(s: GetIndexStatusResponse): IndexStatusInfo
     updatedAt: Number(s.updatedAtMs),
     bytes: Number(s.bytes),
   };
-}
-
-export function symbolToProto(s: SymbolInfo): CodeSymbol {
-  return create(CodeSymbolSchema, {
-    id: s.id,
-    name: s.name,
-    qualifiedName: s.qualifiedName,
-    kind: s.kind,
-    path: s.path,
-    language: s.language,
-    range: { startLine: s.startLine, endLine: s.endLine },
-    parent: s.parent ?? '',
-    signature: s.signature,
-    doc: s.doc,
-  });
 }

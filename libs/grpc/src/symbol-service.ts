@@ -1,8 +1,8 @@
 import type { SymbolService } from '@codesift/proto';
 import type { SearchEngine } from '@codesift/search';
+import { symbolToWire } from '@codesift/wire';
 import { invalidArgument } from './errors.js';
 import type { ServiceHandlers } from './implement.js';
-import { symbolToProto } from './search-mapping.js';
 
 /** Symbol lookups and vocabulary listings return at most this many entries. */
 export const MAX_SYMBOL_LIMIT = 1000;
@@ -29,7 +29,7 @@ export function symbolHandlers(engine: SearchEngine): ServiceHandlers<typeof Sym
         ...(limit ? { limit } : {}),
       });
       ctx.signal.throwIfAborted();
-      return { symbols: symbols.map(symbolToProto) };
+      return { symbols: symbols.map(symbolToWire) };
     },
     async getVocabulary(req, ctx) {
       const limit = checkLimit(req.limit);

@@ -1,38 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { CodesiftError, errorMessage } from '@codesift/core';
+import {
+  CodesiftError,
+  type IndexJobStatus as CoreIndexJobStatus,
+  type IndexJobs as CoreIndexJobs,
+  errorMessage,
+  type IndexJobState,
+  type StartIndexJobRequest,
+} from '@codesift/core';
 import type { Embedder } from '@codesift/models';
 import { defaultIndexPath, type IndexOptions, indexRepository } from './local-runner.js';
 import type { IndexPhase, IndexProgress, IndexSummary } from './progress.js';
 
-export type IndexJobState = 'queued' | 'running' | 'succeeded' | 'failed';
+export type { IndexJobState, StartIndexJobRequest };
 
-/** A snapshot of one index job; each watch update is a fresh copy. */
-export interface IndexJobStatus {
-  jobId: string;
-  state: IndexJobState;
-  root: string;
+/** A snapshot of one local index job (the core status plus what the local runner knows). */
+export interface IndexJobStatus extends CoreIndexJobStatus {
   indexPath: string;
   rebuild: boolean;
   vectors: boolean;
   /** 'queued' until the job runs, then the pipeline phase. */
   phase: IndexPhase | 'queued';
   filesScanned: number;
-  /** Files that must be read this run (new, or changed by size/mtime). */
-  filesTotal: number;
-  /** Files of `filesTotal` handled so far. */
-  filesDone: number;
-  /** Files written this run (new + changed); known when the job ends. */
-  filesChanged: number;
-  filesDeleted: number;
-  chunks: number;
-  symbols: number;
-  failures: number;
-  /** Skipped files by reason; known when the job ends. */
-  skipped: Record<string, number>;
-  elapsedSeconds: number;
-  error: string | null;
   /** Epoch ms. */
   queuedAt: number;
   startedAt: number | null;
@@ -40,34 +30,15 @@ export interface IndexJobStatus {
   summary: IndexSummary | null;
 }
 
-export interface StartIndexJobRequest {
-  /** Directory to index; absent or empty for the runner's root. */
-  root?: string;
-  /** Discard the index and index everything again; default false. */
-  rebuild?: boolean;
-  /** Embed chunks; default true. */
-  vectors?: boolean;
-}
-
 /**
  * Runs index jobs one at a time and reports their progress. Jobs write to
  * one SQLite index and the pipeline is CPU-bound, so running two at once
  * would only contend; a second start while one runs is queued (FIFO).
+ * Slow watchers skip intermediate snapshots, never the final one.
  */
-export interface IndexJobs {
-  /** Queues a job and returns its first status. Rejects bad requests, and when the queue is full. */
-  start(request: StartIndexJobRequest): Promise<IndexJobStatus>;
-  get(jobId: string): IndexJobStatus | undefined;
-  /** The running job, else the most recently queued or finished one. */
-  latest(): IndexJobStatus | undefined;
+export interface IndexJobs extends CoreIndexJobs<IndexJobStatus> {
   /** Known jobs, oldest first. */
   list(): IndexJobStatus[];
-  /**
-   * The job's current status, then each change, ending after it succeeds or
-   * fails (or when `signal` aborts). Slow consumers skip intermediate
-   * snapshots, never the final one.
-   */
-  watch(jobId: string, options?: { signal?: AbortSignal }): AsyncIterable<IndexJobStatus>;
   /** Fails queued jobs, cancels the running one and waits for it; later starts are refused. */
   close(): Promise<void>;
 }

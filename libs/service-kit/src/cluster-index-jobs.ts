@@ -6,33 +6,13 @@
 import { randomUUID } from 'node:crypto';
 import { fromBinary } from '@bufbuild/protobuf';
 import { EVENTS, jobEventsSubject, publish } from '@codesift/bus';
-import { CodesiftError, errorMessage } from '@codesift/core';
+import { CodesiftError, errorMessage, type IndexJobStatus, type IndexJobs } from '@codesift/core';
 import { JobEvent_Kind, JobEventSchema } from '@codesift/proto';
 import type { JetStreamClient } from '@nats-io/jetstream';
 import { applyJobEvent, isJobComplete, type JobProgress, newJobProgress } from './job-progress.js';
 
-export type ClusterJobState = 'queued' | 'running' | 'succeeded' | 'failed';
-
-/** The same shape as @codesift/grpc's IndexJobStatus. */
-export interface ClusterJobStatus {
-  jobId: string;
-  state: ClusterJobState;
-  root: string;
-  /** 'queued' until the first event, then 'index', then 'done' or 'failed'. */
-  phase: string;
-  filesTotal: number;
-  /** Files finished so far, failed ones included. */
-  filesDone: number;
-  filesChanged: number;
-  filesDeleted: number;
-  chunks: number;
-  symbols: number;
-  failures: number;
-  /** Skip counts are the scanner's and not in the job's events: always empty here. */
-  skipped: Record<string, number>;
-  elapsedSeconds: number;
-  error: string | null;
-}
+/** The core status: the cluster knows no more than the job's events say. */
+export type ClusterJobStatus = IndexJobStatus;
 
 export interface ClusterIndexJobsOptions {
   js: JetStreamClient;
@@ -42,19 +22,12 @@ export interface ClusterIndexJobsOptions {
   onError?: (err: unknown, jobId: string) => void;
 }
 
-export interface ClusterStartRequest {
-  /** Directory on the scanner's disk (absolute, or relative to its CODESIFT_SCAN_ROOT); empty: the scan root itself. */
-  root?: string;
-  rebuild?: boolean;
-  /** The cluster's embedder decides about vectors: false is refused. */
-  vectors?: boolean;
-}
-
-export interface ClusterIndexJobs {
-  start(request: ClusterStartRequest): Promise<ClusterJobStatus>;
-  get(jobId: string): ClusterJobStatus | undefined;
-  latest(): ClusterJobStatus | undefined;
-  watch(jobId: string, options?: { signal?: AbortSignal }): AsyncIterable<ClusterJobStatus>;
+/**
+ * Start takes a directory on the scanner's disk (absolute, or relative to
+ * its CODESIFT_SCAN_ROOT; empty: the scan root itself); the cluster's
+ * embedder decides about vectors, so `vectors: false` is refused.
+ */
+export interface ClusterIndexJobs extends IndexJobs {
   /** Stops following every job. */
   close(): Promise<void>;
 }
@@ -70,7 +43,7 @@ interface Tracked {
   stop: () => void;
 }
 
-const TERMINAL = new Set<ClusterJobState>(['succeeded', 'failed']);
+const TERMINAL = new Set<IndexJobStatus['state']>(['succeeded', 'failed']);
 
 export function createClusterIndexJobs(opts: ClusterIndexJobsOptions): ClusterIndexJobs {
   const { js } = opts;

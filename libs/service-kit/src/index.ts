@@ -1,9 +1,7 @@
 export {
   type ClusterIndexJobs,
   type ClusterIndexJobsOptions,
-  type ClusterJobState,
   type ClusterJobStatus,
-  type ClusterStartRequest,
   createClusterIndexJobs,
 } from './cluster-index-jobs.js';
 export {
@@ -61,6 +59,4 @@ export {
   type SymbolReader,
   type SymbolService,
   serveSymbolIndex,
-  symbolFromWire,
-  symbolToWire,
 } from './symbol-service.js';

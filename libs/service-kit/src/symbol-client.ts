@@ -6,8 +6,8 @@
 import { requestService } from '@codesift/bus';
 import { CodesiftError, type SymbolInfo } from '@codesift/core';
 import type { SymbolIndex, SymbolLookupOptions, VocabularyOptions } from '@codesift/stores';
+import { symbolFromWire } from '@codesift/wire';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { symbolFromWire } from './symbol-service.js';
 
 export interface NatsSymbolIndexOptions {
   /** How long each request waits for a reply; default 5000 ms. */

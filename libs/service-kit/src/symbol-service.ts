@@ -2,46 +2,13 @@
 // answered from a SymbolIndex (the symbols stage's store). The subjects and
 // messages are @codesift/bus SERVICES.symbol*; NatsSymbolIndex
 // (symbol-client.ts) is the caller's side.
-import { create } from '@bufbuild/protobuf';
 import { type Responder, type ServeOptions, serveRequests } from '@codesift/bus';
-import type { SymbolInfo, UnitKind } from '@codesift/core';
-import { type CodeSymbol, CodeSymbolSchema } from '@codesift/proto';
 import type { SymbolIndex } from '@codesift/stores';
+import { symbolToWire } from '@codesift/wire';
 import type { NatsConnection } from '@nats-io/transport-node';
 
 /** The read side of a symbol store: what the service answers from. */
 export type SymbolReader = Pick<SymbolIndex, 'lookup' | 'vocabulary' | 'count'>;
-
-export function symbolToWire(s: SymbolInfo): CodeSymbol {
-  return create(CodeSymbolSchema, {
-    id: s.id,
-    name: s.name,
-    qualifiedName: s.qualifiedName,
-    kind: s.kind,
-    path: s.path,
-    language: s.language,
-    range: { startLine: s.startLine, endLine: s.endLine },
-    parent: s.parent ?? '',
-    signature: s.signature,
-    doc: s.doc,
-  });
-}
-
-export function symbolFromWire(s: CodeSymbol): SymbolInfo {
-  return {
-    id: s.id,
-    name: s.name,
-    qualifiedName: s.qualifiedName,
-    kind: s.kind as UnitKind,
-    path: s.path,
-    language: s.language,
-    startLine: s.range?.startLine ?? 0,
-    endLine: s.range?.endLine ?? 0,
-    parent: s.parent || null,
-    signature: s.signature,
-    doc: s.doc,
-  };
-}
 
 export interface SymbolService {
   readonly responders: readonly Responder[];

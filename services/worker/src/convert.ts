@@ -2,17 +2,19 @@
 // undefined for strings, so absent optional fields travel as '' and come
 // back as the domain's absent value; this is the only place that knows.
 import { create } from '@bufbuild/protobuf';
-import type { Chunk, FileRecord, SymbolInfo, UnitKind } from '@codesift/core';
+import type { Chunk, FileRecord, UnitKind } from '@codesift/core';
 import {
   type CodeChunk,
   CodeChunkSchema,
-  type CodeSymbol,
-  CodeSymbolSchema,
   type FileChunks,
   type Vector,
   VectorSchema,
 } from '@codesift/proto';
 import type { FileCommit } from '@codesift/stores';
+import { symbolFromWire } from '@codesift/wire';
+
+// The symbol mapping is shared with gRPC and the symbol service.
+export { symbolFromWire, symbolToWire } from '@codesift/wire';
 
 export function chunkToWire(c: Chunk): CodeChunk {
   return create(CodeChunkSchema, {
@@ -44,37 +46,6 @@ export function chunkFromWire(c: CodeChunk): Chunk {
   if (c.doc) chunk.doc = c.doc;
   if (c.context) chunk.context = c.context;
   return chunk;
-}
-
-export function symbolToWire(s: SymbolInfo): CodeSymbol {
-  return create(CodeSymbolSchema, {
-    id: s.id,
-    name: s.name,
-    qualifiedName: s.qualifiedName,
-    kind: s.kind,
-    path: s.path,
-    language: s.language,
-    range: { startLine: s.startLine, endLine: s.endLine },
-    parent: s.parent ?? '',
-    signature: s.signature,
-    doc: s.doc,
-  });
-}
-
-export function symbolFromWire(s: CodeSymbol): SymbolInfo {
-  return {
-    id: s.id,
-    name: s.name,
-    qualifiedName: s.qualifiedName,
-    kind: s.kind as UnitKind,
-    path: s.path,
-    language: s.language,
-    startLine: s.range?.startLine ?? 0,
-    endLine: s.range?.endLine ?? 0,
-    parent: s.parent || null,
-    signature: s.signature,
-    doc: s.doc,
-  };
 }
 
 export function vectorToWire(v: ArrayLike<number>): Vector {

@@ -1,0 +1,50 @@
+/**
+ * The index-job port: what a surface (gRPC IndexService, MCP index_status)
+ * needs of whatever runs index jobs — the local runner in @codesift/pipeline
+ * or the cluster's scanner service (@codesift/service-kit). Defined here
+ * once so that neither surface depends on a runner, and both runners share
+ * one status shape; a runner may add fields of its own.
+ */
+export type IndexJobState = 'queued' | 'running' | 'succeeded' | 'failed';
+
+/** A snapshot of one index job; each watch update is a fresh copy. */
+export interface IndexJobStatus {
+  jobId: string;
+  state: IndexJobState;
+  root: string;
+  /** 'queued' until the job runs, then the runner's phase (e.g. scan, index, done, failed). */
+  phase: string;
+  /** Files that must be processed this run (new, changed, deleted). */
+  filesTotal: number;
+  /** Files of `filesTotal` handled so far, failed ones included. */
+  filesDone: number;
+  /** Files written this run (new + changed); known when the job ends. */
+  filesChanged: number;
+  filesDeleted: number;
+  chunks: number;
+  symbols: number;
+  failures: number;
+  /** Skipped files by reason, when the runner knows them. */
+  skipped: Record<string, number>;
+  elapsedSeconds: number;
+  error: string | null;
+}
+
+export interface StartIndexJobRequest {
+  /** Directory to index; absent or empty for the runner's default root. */
+  root?: string;
+  /** Index everything again, ignoring what is already indexed; default false. */
+  rebuild?: boolean;
+  /** Embed chunks; default true. A runner whose embedder is fixed may refuse false. */
+  vectors?: boolean;
+}
+
+export interface IndexJobs<S extends IndexJobStatus = IndexJobStatus> {
+  /** Queues a job and returns its first status; rejects bad requests (and BUSY when full). */
+  start(request: StartIndexJobRequest): Promise<S>;
+  get(jobId: string): S | undefined;
+  /** The running job, else the newest queued or finished one. */
+  latest(): S | undefined;
+  /** The job's current status, then every change, ending after a terminal state. */
+  watch(jobId: string, options?: { signal?: AbortSignal }): AsyncIterable<S>;
+}

@@ -1,0 +1,1 @@
+export { symbolFromWire, symbolToWire } from './symbols.js';
