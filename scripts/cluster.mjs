@@ -10,7 +10,7 @@
 //                      [--embedder none|builtin|auto|fixed:<ms>] [--replicas embedder=3]
 //                      [--scan-root <dir>]
 //
-// Then: codesift index --remote nats://127.0.0.1:4222 --index .codesift-cluster/index.db <dir>
+// Then: codesift index --remote nats://127.0.0.1:4222 <dir>
 //       codesift search --remote 127.0.0.1:50051 "query"
 // or IndexService.StartIndex on 127.0.0.1:50051 with an absolute root (or one
 // under --scan-root), which the scanner service runs.
@@ -314,7 +314,7 @@ async function main() {
     [
       '',
       `codesift cluster ready: NATS ${natsUrl} · gRPC ${grpcAddress} · index ${indexPath}`,
-      `  index:  codesift index --remote ${natsUrl} --index ${indexPath} <dir>`,
+      `  index:  codesift index --remote ${natsUrl} <dir>`,
       `  search: codesift search --remote ${grpcAddress} "<query>"`,
       `  logs:   ${logDir}`,
       '  Ctrl-C stops the cluster.',

@@ -123,9 +123,16 @@ test('a request round-trips through the client and server mappings', () => {
     filter: { languages: ['go'], include: ['src/**'], exclude: ['vendor/**'] },
   };
   const back = searchRequestFromProto(create(SearchRequestSchema, searchRequestToProto(request)));
-  assert.deepEqual(back, request);
+  // The server asks the engine for the plan only when it will send it (explain).
+  assert.deepEqual(back, { ...request, includePlan: true });
   const plain = searchRequestFromProto(
     create(SearchRequestSchema, searchRequestToProto({ query: 'x' })),
   );
-  assert.deepEqual(plain, { query: 'x', limit: 10, collapseFiles: false, explain: false });
+  assert.deepEqual(plain, {
+    query: 'x',
+    limit: 10,
+    collapseFiles: false,
+    explain: false,
+    includePlan: false,
+  });
 });

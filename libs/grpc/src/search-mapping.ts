@@ -50,6 +50,8 @@ export function searchRequestFromProto(req: ProtoSearchRequest): SearchRequest {
     limit: req.limit === 0 ? DEFAULT_LIMIT : req.limit,
     collapseFiles: req.collapseFiles,
     explain: req.explain,
+    // The plan travels (as plan_json) only with explain; no need to build it into the response.
+    includePlan: req.explain,
   };
   const fusion = fusionFromProto(req.fusion);
   if (fusion) out.fusion = fusion;

@@ -483,3 +483,19 @@ describe('LocalEngine with the built-in model', () => {
     }
   });
 });
+
+describe('includePlan', () => {
+  it('leaves the plan out only when asked to, with the same results', async () => {
+    await withEngine(async (e) => {
+      const full = await e.search({ query: 'addEdge graph' });
+      const slim = await e.search({ query: 'addEdge graph', includePlan: false });
+      assert.ok(full.results.length > 0);
+      assert.ok(full.plan, 'the plan is there by default');
+      assert.equal(slim.plan, undefined);
+      assert.deepEqual(
+        slim.results.map((r) => [r.path, r.score]),
+        full.results.map((r) => [r.path, r.score]),
+      );
+    });
+  });
+});

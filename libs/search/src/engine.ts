@@ -514,7 +514,7 @@ class Engine implements SearchEngine {
       timings,
       degraded,
       totalChunks: count.ok ? count.n : (this.chunkCount?.n ?? 0),
-      plan,
+      ...(request.includePlan === false ? {} : { plan }),
     };
   }
 

@@ -32,6 +32,12 @@ export interface SearchRequest {
   collapseFiles?: boolean;
   /** Attach per-result score parts. */
   explain?: boolean;
+  /**
+   * Attach the query plan to the response; default true. A server that will
+   * not send it passes false: the plan is the largest part of a response, and
+   * a search on a worker thread copies its response across threads.
+   */
+  includePlan?: boolean;
   /** Skip the vector side entirely. */
   keywordOnly?: boolean;
   signal?: AbortSignal;

@@ -350,6 +350,9 @@ export class ClusterIndex implements SearchIndex, WriterStore {
     this.qdrantIndex = null;
   }
 
+  /** Elasticsearch refreshes and merges, Qdrant indexes, on their own. */
+  async optimize(): Promise<void> {}
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

@@ -31,11 +31,20 @@ export interface WriterStore {
   /** Removes files and everything derived from them; idempotent. */
   removeFiles(paths: string[]): Promise<void>;
   stats(): Promise<IndexStats>;
+  /**
+   * Brings read-side structures up to date after a burst of writes (SQLite:
+   * merges FTS segments and saves the HNSW graph, which searches otherwise
+   * skip for an exact scan); a no-op for stores that do this themselves.
+   */
+  optimize(): Promise<void>;
   close(): Promise<void>;
 }
 
 /** A LocalIndex (the SQLite file) as a WriterStore: the same calls, async. */
-export function sqliteWriterStore(index: LocalIndex, location: string): WriterStore {
+export function sqliteWriterStore(
+  index: LocalIndex & { flushVectorIndex?: () => void },
+  location: string,
+): WriterStore {
   return {
     location,
     manifest: index.manifest,
@@ -49,6 +58,7 @@ export function sqliteWriterStore(index: LocalIndex, location: string): WriterSt
     commitFiles: async (batch) => index.commitFiles(batch),
     removeFiles: async (paths) => index.removeFiles(paths),
     stats: async () => index.stats(),
+    optimize: async () => index.flushVectorIndex?.(),
     close: async () => index.close(),
   };
 }

@@ -10,8 +10,12 @@ stages: ${Object.keys(STAGES).join(', ')}
 
 environment:
   NATS_URL                 NATS server (default nats://127.0.0.1:4222)
-  CODESIFT_INDEX           SQLite index file (writer; symbols answers from it, read-only,
-                           when CODESIFT_SYMBOLS_INDEX is unset)
+  CODESIFT_STORE           writer: sqlite (default) or elastic (ES_URL, QDRANT_URL, optional
+                           ES_API_KEY, QDRANT_API_KEY, CODESIFT_INDEX_NAME)
+  CODESIFT_INDEX           SQLite index file (writer with sqlite; symbols answers from it,
+                           read-only, when CODESIFT_SYMBOLS_INDEX is unset)
+  CODESIFT_OPTIMIZE_IDLE_MS  writer: quiet time after the last write before the index is
+                           optimized (FTS merge, HNSW graph saved); default 2000
   CODESIFT_EMBEDDER        none | builtin | auto (embedder; auto = Ollama if OLLAMA_HOST, else builtin)
                            fixed:<ms> is a benchmark stand-in, not for real indexes: <ms> per
                            chunk, one batch at a time per process, hash vectors

@@ -11,6 +11,9 @@
  *   node test/dist/bench/grpc.js --work /tmp/gb       # keep and reuse the repository and index
  *   node test/dist/bench/grpc.js --clients 16 --seconds 20 --modules 2500
  *   node test/dist/bench/grpc.js --threads 0,2        # each scenario per search-thread count
+ *   node test/dist/bench/grpc.js --address 127.0.0.1:50051   # drive a running server (e.g.
+ *       the cluster's codesift-query after `npm run cluster` and `codesift index --remote`
+ *       of the same synthetic repository: --modules must match what it indexed)
  *
  * Targets: >= 200 q/s, and (the cluster issue's query target) p50 < 20 ms
  * and p99 < 60 ms at 8 clients.
@@ -32,6 +35,7 @@ const { values } = parseArgs({
     'no-vectors': { type: 'boolean', default: false },
     work: { type: 'string' },
     threads: { type: 'string' },
+    address: { type: 'string' },
   },
 });
 /** `codesift serve --threads` values to compare; none given: the server's default. */
@@ -179,6 +183,21 @@ function round(n: number): number {
 }
 
 async function main(): Promise<void> {
+  if (values.address) {
+    // A running server: nothing to build or start; its index decides hybrid or keyword only.
+    const row = await drive(`server at ${values.address}`, values.address);
+    console.log(
+      [
+        `running server ${values.address}, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), client and server on one machine`,
+        '',
+        '| scenario | clients | queries | errors | q/s | p50 ms | p90 ms | p99 ms | max ms | target | |',
+        '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
+        `| ${row.scenario} | ${row.clients} | ${row.queries} | ${row.errors} | ${row.qps} | ${row.p50} | ${row.p90} | ${row.p99} | ${row.max} | ${row.target} | ${row.ok ? 'ok' : 'MISSED'} |`,
+      ].join('\n'),
+    );
+    if (!values.work) rmSync(work, { recursive: true, force: true });
+    return;
+  }
   console.error(
     `building a ${modules}-module repository (${vectors ? 'with' : 'without'} vectors) in ${work}`,
   );

@@ -6,7 +6,7 @@
 // whole again: idempotent. The finished files are then reported to the job
 // in one FILES event per batch.
 import { publishJobEvent, type WorkFile, workMessageId } from '@codesift/bus';
-import { errorMessage, isCodesiftError } from '@codesift/core';
+import { CodesiftError, errorMessage, isCodesiftError } from '@codesift/core';
 import { JobEvent_Kind } from '@codesift/proto';
 import { type StageDefinition, serveIndexStats, serveManifest } from '@codesift/service-kit';
 import type { FileCommit } from '@codesift/stores';
@@ -29,6 +29,20 @@ interface Pending {
   commit: FileCommit;
 }
 
+/** CODESIFT_OPTIMIZE_IDLE_MS: quiet time after the last write before optimizing; default 2000. */
+function optimizeIdleMs(env: NodeJS.ProcessEnv): number {
+  const raw = env.CODESIFT_OPTIMIZE_IDLE_MS?.trim();
+  if (!raw) return 2000;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) {
+    throw new CodesiftError(
+      'INVALID_ARGUMENT',
+      `CODESIFT_OPTIMIZE_IDLE_MS must be a positive integer, not '${raw}'`,
+    );
+  }
+  return n;
+}
+
 export const writerStage: StageDefinition = {
   name: 'writer',
   async init({ js, nc, env, log }) {
@@ -42,6 +56,33 @@ export const writerStage: StageDefinition = {
       { all: () => index.manifest.all(), setRoot: (root) => index.setRoot(root) },
       { onError: (err) => log.warn('manifest request failed', { error: err }) },
     );
+    // After a burst of writes goes quiet, bring the read side up to date
+    // (SQLite: merge FTS segments, save the HNSW graph; without it every
+    // vector search in the query service falls back to an exact scan).
+    const idleMs = optimizeIdleMs(env);
+    let dirty = false;
+    let timer: NodeJS.Timeout | undefined;
+    const optimize = async () => {
+      timer = undefined;
+      if (!dirty) return;
+      dirty = false;
+      const t0 = performance.now();
+      try {
+        await index.optimize();
+        log.info('index optimized', { ms: Math.round(performance.now() - t0) });
+      } catch (err) {
+        dirty = true;
+        log.warn('index optimize failed; searches may be slower until the next one', {
+          error: errorMessage(err),
+        });
+      }
+    };
+    const wrote = () => {
+      dirty = true;
+      clearTimeout(timer);
+      timer = setTimeout(() => void optimize(), idleMs);
+      timer.unref();
+    };
     // Counts for clients that cannot open the index (`codesift index --remote`).
     const stats = serveIndexStats(nc, index, {
       onError: (err) => log.warn('index stats request failed', { error: err }),
@@ -99,6 +140,7 @@ export const writerStage: StageDefinition = {
               }
             }
             if (written.length === 0) return;
+            wrote();
             await publishJobEvent(
               js,
               {
@@ -121,6 +163,7 @@ export const writerStage: StageDefinition = {
           async handler(batch, ctx) {
             const paths = batch.files.map((f) => f.path);
             await index.removeFiles(paths);
+            wrote();
             await publishJobEvent(
               js,
               {
@@ -140,6 +183,8 @@ export const writerStage: StageDefinition = {
       ],
       close: async () => {
         await Promise.all([manifest.stop(), stats.stop()]);
+        clearTimeout(timer);
+        await optimize();
         await index.close();
       },
     };
