@@ -15,7 +15,8 @@ environment:
   CODESIFT_INDEX           SQLite index file (writer with sqlite; symbols answers from it,
                            read-only, when CODESIFT_SYMBOLS_INDEX is unset)
   CODESIFT_OPTIMIZE_IDLE_MS  writer: quiet time after the last write before the index is
-                           optimized (FTS merge, HNSW graph saved); default 2000
+                           optimized (FTS merge, HNSW graph saved); default 2000, and at
+                           most once per 30 s while writes keep coming
   CODESIFT_EMBEDDER        none | builtin | auto (embedder; auto = Ollama if OLLAMA_HOST, else builtin)
                            fixed:<ms> is a benchmark stand-in, not for real indexes: <ms> per
                            chunk, one batch at a time per process, hash vectors

@@ -29,6 +29,9 @@ interface Pending {
   commit: FileCommit;
 }
 
+/** Least time between two optimizations of the index while writes keep coming. */
+const OPTIMIZE_SPACING_MS = 30_000;
+
 /** CODESIFT_OPTIMIZE_IDLE_MS: quiet time after the last write before optimizing; default 2000. */
 function optimizeIdleMs(env: NodeJS.ProcessEnv): number {
   const raw = env.CODESIFT_OPTIMIZE_IDLE_MS?.trim();
@@ -59,14 +62,19 @@ export const writerStage: StageDefinition = {
     // After a burst of writes goes quiet, bring the read side up to date
     // (SQLite: merge FTS segments, save the HNSW graph; without it every
     // vector search in the query service falls back to an exact scan).
+    // A slow embedder leaves gaps between batches longer than the idle time;
+    // saving a large graph in every gap would cost more than it gives, so
+    // optimizations are also spaced at least OPTIMIZE_SPACING_MS apart.
     const idleMs = optimizeIdleMs(env);
     let dirty = false;
     let timer: NodeJS.Timeout | undefined;
+    let lastOptimized = Number.NEGATIVE_INFINITY;
     const optimize = async () => {
       timer = undefined;
       if (!dirty) return;
       dirty = false;
-      const t0 = performance.now();
+      lastOptimized = performance.now();
+      const t0 = lastOptimized;
       try {
         await index.optimize();
         log.info('index optimized', { ms: Math.round(performance.now() - t0) });
@@ -80,7 +88,8 @@ export const writerStage: StageDefinition = {
     const wrote = () => {
       dirty = true;
       clearTimeout(timer);
-      timer = setTimeout(() => void optimize(), idleMs);
+      const spacing = lastOptimized + OPTIMIZE_SPACING_MS - performance.now();
+      timer = setTimeout(() => void optimize(), Math.max(idleMs, spacing));
       timer.unref();
     };
     // Counts for clients that cannot open the index (`codesift index --remote`).
