@@ -42,9 +42,30 @@ export interface StartIndexJobRequest {
 export interface IndexJobs<S extends IndexJobStatus = IndexJobStatus> {
   /** Queues a job and returns its first status; rejects bad requests (and BUSY when full). */
   start(request: StartIndexJobRequest): Promise<S>;
-  get(jobId: string): S | undefined;
+  /** A runner that shares jobs with others (cluster replicas) may have to look further: async. */
+  get(jobId: string): S | undefined | Promise<S | undefined>;
   /** The running job, else the newest queued or finished one. */
   latest(): S | undefined;
   /** The job's current status, then every change, ending after a terminal state. */
   watch(jobId: string, options?: { signal?: AbortSignal }): AsyncIterable<S>;
+}
+
+/** A job that has just been queued: nothing done yet. */
+export function queuedJobStatus(jobId: string, root: string): IndexJobStatus {
+  return {
+    jobId,
+    state: 'queued',
+    root,
+    phase: 'queued',
+    filesTotal: 0,
+    filesDone: 0,
+    filesChanged: 0,
+    filesDeleted: 0,
+    chunks: 0,
+    symbols: 0,
+    failures: 0,
+    skipped: {},
+    elapsedSeconds: 0,
+    error: null,
+  };
 }

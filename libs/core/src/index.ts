@@ -1,10 +1,11 @@
 export { CodesiftError, type ErrorCode, errorMessage, isCodesiftError } from './errors.js';
 export { chunkId, sha256Hex, symbolId } from './ids.js';
-export type {
-  IndexJobState,
-  IndexJobStatus,
-  IndexJobs,
-  StartIndexJobRequest,
+export {
+  type IndexJobState,
+  type IndexJobStatus,
+  type IndexJobs,
+  queuedJobStatus,
+  type StartIndexJobRequest,
 } from './index-jobs.js';
 export { isInside, resolveInsideRoot, toPosix } from './paths.js';
 export type {

@@ -61,8 +61,8 @@ export function indexHandlers(
     }
     return jobs;
   };
-  const findJob = (jobId: string): IndexJobStatus => {
-    const job = jobId ? requireJobs().get(jobId) : requireJobs().latest();
+  const findJob = async (jobId: string): Promise<IndexJobStatus> => {
+    const job = jobId ? await requireJobs().get(jobId) : requireJobs().latest();
     if (!job) {
       throw new GrpcStatusError(
         status.NOT_FOUND,
@@ -81,14 +81,14 @@ export function indexHandlers(
       return { jobId: job.jobId };
     },
     async getIndexStatus(req) {
-      const job = req.jobId ? findJob(req.jobId) : jobs?.latest();
+      const job = req.jobId ? await findJob(req.jobId) : jobs?.latest();
       // A job's status is still worth answering while the index it builds cannot be opened yet.
       const info = req.jobId ? await engine.status().catch(() => null) : await engine.status();
       if (!info) return { job: jobStatusToProto(job!) };
       return { ...indexStatusToProto(info), ...(job ? { job: jobStatusToProto(job) } : {}) };
     },
     async *watchIndexProgress(req, ctx) {
-      const job = findJob(req.jobId);
+      const job = await findJob(req.jobId);
       for await (const s of requireJobs().watch(job.jobId, { signal: ctx.signal })) {
         yield { progress: jobStatusToProto(s) };
       }

@@ -7,6 +7,7 @@ import {
   type IndexJobs as CoreIndexJobs,
   errorMessage,
   type IndexJobState,
+  queuedJobStatus,
   type StartIndexJobRequest,
 } from '@codesift/core';
 import type { Embedder } from '@codesift/models';
@@ -37,6 +38,8 @@ export interface IndexJobStatus extends CoreIndexJobStatus {
  * Slow watchers skip intermediate snapshots, never the final one.
  */
 export interface IndexJobs extends CoreIndexJobs<IndexJobStatus> {
+  /** Every job lives in this process: known at once. */
+  get(jobId: string): IndexJobStatus | undefined;
   /** Known jobs, oldest first. */
   list(): IndexJobStatus[];
   /** Fails queued jobs, cancels the running one and waits for it; later starts are refused. */
@@ -268,24 +271,12 @@ function newStatus(
   vectors: boolean,
 ): IndexJobStatus {
   return {
-    jobId: randomUUID(),
-    state: 'queued',
-    root,
+    ...queuedJobStatus(randomUUID(), root),
+    phase: 'queued',
     indexPath: path.resolve(indexPath),
     rebuild,
     vectors,
-    phase: 'queued',
     filesScanned: 0,
-    filesTotal: 0,
-    filesDone: 0,
-    filesChanged: 0,
-    filesDeleted: 0,
-    chunks: 0,
-    symbols: 0,
-    failures: 0,
-    skipped: {},
-    elapsedSeconds: 0,
-    error: null,
     queuedAt: Date.now(),
     startedAt: null,
     finishedAt: null,

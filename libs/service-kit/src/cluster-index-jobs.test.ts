@@ -49,6 +49,15 @@ describe('cluster index jobs', () => {
       assert.equal(first.state, 'queued');
       assert.equal(first.phase, 'queued');
       assert.equal(first.root, '/checkouts/repo');
+      // Still waiting for a scanner, the job is already visible to another replica.
+      const early = createClusterIndexJobs({ js });
+      try {
+        const queued = await early.get(first.jobId);
+        assert.equal(queued?.state, 'queued');
+        assert.equal(queued?.root, '/checkouts/repo');
+      } finally {
+        await early.close();
+      }
       const req = await nextRequest();
       assert.equal(req.jobId, first.jobId);
       assert.deepEqual(
@@ -56,7 +65,8 @@ describe('cluster index jobs', () => {
         [['/checkouts/repo', true]],
       );
       assert.equal(jobs.latest()?.jobId, first.jobId);
-      assert.equal(jobs.get('unknown'), undefined);
+      assert.equal(await jobs.get('unknown'), undefined);
+      assert.equal(await jobs.get('00000000-0000-4000-8000-000000000000'), undefined);
 
       const watched = collect(jobs.watch(first.jobId));
       const id = first.jobId;
@@ -99,13 +109,26 @@ describe('cluster index jobs', () => {
       assert.equal(last.chunks, 4);
       assert.equal(last.symbols, 3);
       assert.equal(last.error, null);
-      assert.deepEqual(jobs.get(id)?.state, 'succeeded');
+      assert.deepEqual((await jobs.get(id))?.state, 'succeeded');
       // A watch after the end replays the final status and ends.
       const again = await collect(jobs.watch(id));
       assert.deepEqual(
         again.map((s) => s.state),
         ['succeeded'],
       );
+      // Another query replica (its own jobs object) answers for the same job from the stream.
+      const replica = createClusterIndexJobs({ js });
+      try {
+        const there = await replica.get(id);
+        assert.equal(there?.state, 'succeeded');
+        assert.equal(there?.root, '/checkouts/repo');
+        assert.equal(there?.chunks, 4);
+        assert.equal(there?.failures, 1);
+        const replayed = await collect(replica.watch(id));
+        assert.equal(replayed.at(-1)?.state, 'succeeded');
+      } finally {
+        await replica.close();
+      }
     } finally {
       await jobs.close();
     }

@@ -2,11 +2,19 @@
 // port of @codesift/grpc, satisfied structurally): `start` puts a request
 // on the `jobs` work queue for the scanner service and answers at once with
 // the queued job; the job's status is then rebuilt from its events on the
-// bus (applyJobEvent), for `get`, `latest` and the `watch` stream.
+// bus (applyJobEvent), for `get`, `latest` and the `watch` stream. The
+// events stream keeps every job's events (a JOB_QUEUED one first), so a
+// query replica can also answer for a job another replica started.
 import { randomUUID } from 'node:crypto';
 import { fromBinary } from '@bufbuild/protobuf';
-import { EVENTS, jobEventsSubject, publish } from '@codesift/bus';
-import { CodesiftError, errorMessage, type IndexJobStatus, type IndexJobs } from '@codesift/core';
+import { EVENTS, jobEventsSubject, publish, publishJobEvent } from '@codesift/bus';
+import {
+  CodesiftError,
+  errorMessage,
+  type IndexJobStatus,
+  type IndexJobs,
+  queuedJobStatus,
+} from '@codesift/core';
 import { JobEvent_Kind, JobEventSchema } from '@codesift/proto';
 import type { JetStreamClient } from '@nats-io/jetstream';
 import { applyJobEvent, isJobComplete, type JobProgress, newJobProgress } from './job-progress.js';
@@ -28,6 +36,8 @@ export interface ClusterIndexJobsOptions {
  * embedder decides about vectors, so `vectors: false` is refused.
  */
 export interface ClusterIndexJobs extends IndexJobs {
+  /** A job this replica follows, or one found in the events stream (started elsewhere). */
+  get(jobId: string): Promise<ClusterJobStatus | undefined>;
   /** Stops following every job. */
   close(): Promise<void>;
 }
@@ -41,7 +51,14 @@ interface Tracked {
   version: number;
   wake: Set<() => void>;
   stop: () => void;
+  signal: AbortSignal;
+  /** For a job adopted from the stream: the last event's sequence, and who waits for it. */
+  caughtUpTo?: number;
+  onCaughtUp?: () => void;
 }
+
+/** Job ids are UUIDs; anything else cannot name a subject safely. */
+const JOB_ID = /^[0-9a-f-]{8,64}$/i;
 
 const TERMINAL = new Set<IndexJobStatus['state']>(['succeeded', 'failed']);
 
@@ -75,6 +92,16 @@ export function createClusterIndexJobs(opts: ClusterIndexJobsOptions): ClusterIn
   const apply = (t: Tracked, data: Uint8Array): boolean => {
     const e = fromBinary(JobEventSchema, data);
     const s = t.status;
+    if (e.kind === JobEvent_Kind.JOB_QUEUED) {
+      try {
+        const detail = JSON.parse(e.detail) as { root?: string; requestedAtMs?: number };
+        if (detail.root) s.root = detail.root;
+        if (typeof detail.requestedAtMs === 'number') t.startedAt = detail.requestedAtMs;
+      } catch {
+        // Detail is informational only.
+      }
+      return false;
+    }
     if (s.state === 'queued') {
       s.state = 'running';
       s.phase = 'index';
@@ -124,12 +151,74 @@ export function createClusterIndexJobs(opts: ClusterIndexJobsOptions): ClusterIn
       for await (const m of messages) {
         const done = apply(t, m.data);
         changed(t);
+        if (t.caughtUpTo !== undefined && m.seq >= t.caughtUpTo) {
+          t.caughtUpTo = undefined;
+          t.onCaughtUp?.();
+        }
         if (done) break;
       }
     } finally {
       signal.removeEventListener('abort', stop);
       await messages.close();
     }
+  };
+
+  /** A new tracked job, not yet followed. */
+  const track = (jobId: string, root: string, startedAt: number): Tracked => {
+    const abort = new AbortController();
+    return {
+      status: queuedJobStatus(jobId, root),
+      progress: newJobProgress(jobId),
+      startedAt,
+      finishedAt: null,
+      version: 0,
+      wake: new Set(),
+      stop: () => abort.abort(),
+      signal: abort.signal,
+    };
+  };
+
+  /** Remembers `t` and follows its events until it ends. */
+  const start = (t: Tracked): Promise<void> => {
+    const jobId = t.status.jobId;
+    jobs.set(jobId, t);
+    forgetOld();
+    return follow(t, t.signal).catch((err) => {
+      if (t.signal.aborted) return;
+      opts.onError?.(err, jobId);
+      if (!TERMINAL.has(t.status.state)) {
+        t.status.state = 'failed';
+        t.status.phase = 'failed';
+        t.status.error = `lost the job's progress: ${errorMessage(err)}`;
+        t.finishedAt = Date.now();
+        changed(t);
+      }
+    });
+  };
+
+  /**
+   * A job another replica started: found by its events (the stream keeps
+   * them), followed from its first, and answered once the events so far
+   * are applied. Undefined when the stream has none for that id.
+   */
+  const adopt = async (jobId: string): Promise<Tracked | undefined> => {
+    if (closed || !JOB_ID.test(jobId)) return undefined;
+    const jsm = await js.jetstreamManager();
+    const last = await jsm.streams
+      .getMessage(EVENTS.stream, { last_by_subj: jobEventsSubject(jobId) })
+      .catch(() => null);
+    if (!last) return undefined;
+    const existing = jobs.get(jobId);
+    if (existing) return existing;
+    const t = track(jobId, '', Date.now());
+    t.caughtUpTo = last.seq;
+    const caughtUp = new Promise<void>((resolve) => {
+      t.onCaughtUp = resolve;
+    });
+    void start(t);
+    // The replay is quick; a stalled one still answers with what it has.
+    await Promise.race([caughtUp, new Promise((r) => setTimeout(r, 2000))]);
+    return t;
   };
 
   return {
@@ -144,55 +233,34 @@ export function createClusterIndexJobs(opts: ClusterIndexJobsOptions): ClusterIn
       }
       const jobId = randomUUID();
       const root = request.root?.trim() || '.';
-      const abort = new AbortController();
-      const t: Tracked = {
-        status: {
+      const t = track(jobId, root, Date.now());
+      // First in the job's events, so any replica can find it while it waits for a scanner.
+      await publishJobEvent(
+        js,
+        {
           jobId,
-          state: 'queued',
-          root,
-          phase: 'queued',
-          filesTotal: 0,
-          filesDone: 0,
-          filesChanged: 0,
-          filesDeleted: 0,
-          chunks: 0,
-          symbols: 0,
-          failures: 0,
-          skipped: {},
-          elapsedSeconds: 0,
-          error: null,
+          stage: 'query',
+          kind: JobEvent_Kind.JOB_QUEUED,
+          detail: JSON.stringify({
+            root,
+            rebuild: request.rebuild === true,
+            requestedAtMs: t.startedAt,
+          }),
         },
-        progress: newJobProgress(jobId),
-        startedAt: Date.now(),
-        finishedAt: null,
-        version: 0,
-        wake: new Set(),
-        stop: () => abort.abort(),
-      };
+        { msgId: `${jobId}:queued` },
+      );
       await publish(js, 'jobs', {
         jobId,
         files: [{ path: root, rebuild: request.rebuild === true }],
         requestedAtMs: t.startedAt,
       });
-      jobs.set(jobId, t);
       newest = jobId;
-      forgetOld();
-      void follow(t, abort.signal).catch((err) => {
-        if (abort.signal.aborted) return;
-        opts.onError?.(err, jobId);
-        if (!TERMINAL.has(t.status.state)) {
-          t.status.state = 'failed';
-          t.status.phase = 'failed';
-          t.status.error = `lost the job's progress: ${errorMessage(err)}`;
-          t.finishedAt = Date.now();
-          changed(t);
-        }
-      });
+      void start(t);
       return snapshot(t);
     },
 
-    get(jobId) {
-      const t = jobs.get(jobId);
+    async get(jobId) {
+      const t = jobs.get(jobId) ?? (await adopt(jobId));
       return t ? snapshot(t) : undefined;
     },
 
@@ -202,7 +270,7 @@ export function createClusterIndexJobs(opts: ClusterIndexJobsOptions): ClusterIn
     },
 
     async *watch(jobId, options = {}) {
-      const t = jobs.get(jobId);
+      const t = jobs.get(jobId) ?? (await adopt(jobId));
       if (!t) throw new CodesiftError('INVALID_ARGUMENT', `no index job with id '${jobId}'`);
       const signal = options.signal;
       let seen = -1;

@@ -1,3 +1,4 @@
+import { queuedJobStatus } from '@codesift/core';
 import type { IndexJobStatus, IndexJobs, StartIndexJobRequest } from '../index-jobs.js';
 
 /** An IndexJobs whose jobs advance only when the test calls `advance`. */
@@ -17,22 +18,7 @@ export function fakeJobs(): FakeJobs {
       fake.starts.push(request);
       const jobId = `job-${++n}`;
       last = jobId;
-      jobs.set(jobId, {
-        jobId,
-        state: 'queued',
-        root: request.root ?? '/repo',
-        phase: 'queued',
-        filesTotal: 0,
-        filesDone: 0,
-        filesChanged: 0,
-        filesDeleted: 0,
-        chunks: 0,
-        symbols: 0,
-        failures: 0,
-        skipped: {},
-        elapsedSeconds: 0,
-        error: null,
-      });
+      jobs.set(jobId, queuedJobStatus(jobId, request.root ?? '/repo'));
       return { ...jobs.get(jobId)! };
     },
     get: (jobId) => (jobs.has(jobId) ? { ...jobs.get(jobId)! } : undefined),
