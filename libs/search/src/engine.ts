@@ -108,8 +108,6 @@ export interface EngineOptions extends EngineSettings {
 
 export { DEFAULT_LIMIT, MAX_LIMIT };
 
-const tracer = trace.getTracer('@codesift/search');
-
 /** Lines `getSnippet` returns at most, so a careless range cannot dump a huge file. */
 const MAX_SNIPPET_LINES = 2000;
 
@@ -528,7 +526,9 @@ class Engine implements SearchEngine {
     const te = performance.now();
     const embedder = await this.queryEmbedder();
     // Its own span: the model (or Ollama) is most of a cold vector side.
-    const span = tracer.startSpan('search.embed', {
+    // The tracer is looked up per span, not at load: an SDK registered later
+    // (through another copy of the API) is only found through the global.
+    const span = trace.getTracer('@codesift/search').startSpan('search.embed', {
       attributes: { 'codesift.embedder': embedder.name },
     });
     let vector: Float32Array | undefined;

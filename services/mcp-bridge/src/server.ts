@@ -4,6 +4,7 @@ import { registerFindSymbol } from './tools/find-symbol.js';
 import { registerGetSnippet } from './tools/get-snippet.js';
 import { registerIndexStatus } from './tools/index-status.js';
 import { registerSearchCode } from './tools/search-code.js';
+import { tracedEngine } from './traced-engine.js';
 
 export interface McpServerOptions {
   /** Reported to clients in the initialize handshake. */
@@ -33,6 +34,7 @@ export function createMcpServer(engine: SearchEngine, options: McpServerOptions 
     { name: options.name ?? 'codesift', version: options.version ?? '0.1.0' },
     { instructions: SERVER_INSTRUCTIONS },
   );
+  engine = tracedEngine(engine);
   registerSearchCode(
     server,
     engine,
