@@ -462,11 +462,17 @@ class Engine implements SearchEngine {
         ...(language === undefined ? {} : { language }),
       };
     });
-    const definitions = await this.holdingDefinitions(
-      candidates,
-      plan.definitions.enabled ? await this.definitions(plan.definitions.identifiers) : [],
-      keywordById,
-    );
+    let defs: Definition[] = [];
+    if (plan.definitions.enabled) {
+      try {
+        defs = await this.definitions(plan.definitions.identifiers);
+      } catch (err) {
+        // Symbols may live in another service (the cluster's symbol service):
+        // without them the answer loses the definition boost, not its results.
+        degraded.push(`definitions: ${errorMessage(err)}`);
+      }
+    }
+    const definitions = await this.holdingDefinitions(candidates, defs, keywordById);
     // Anchors are matched in the content of the best candidates; hydrate reuses what is read.
     const chunkCache = new Map<string, Chunk>();
     const contents = new Map<string, string>();

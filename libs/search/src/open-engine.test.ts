@@ -126,6 +126,7 @@ async function remote<T>(value: T | Promise<T>): Promise<T> {
 }
 
 interface Faults {
+  symbols?: () => Promise<never>;
   keyword?: () => Promise<never> | undefined;
   vectorDelayMs?: number;
   stats?: () => Promise<never> | undefined;
@@ -149,7 +150,7 @@ function genericIndex(faults: Faults = {}): SearchIndex & { closed: boolean } {
     },
     symbols: {
       lookup: (...a: Parameters<SearchIndex['symbols']['lookup']>) =>
-        remote(db.symbols.lookup(...a)),
+        faults.symbols?.() ?? remote(db.symbols.lookup(...a)),
       vocabulary: (...a: Parameters<SearchIndex['symbols']['vocabulary']>) =>
         remote(db.symbols.vocabulary(...a)),
     },
@@ -245,6 +246,20 @@ describe('openEngine over a generic SearchIndex', () => {
       });
       assert.deepEqual(r.degraded, ['vector: timeout']);
       assert.ok(r.results.length > 0);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('an unreachable symbol store costs the definition boost only', async () => {
+    const engine = await openEngine({
+      index: genericIndex({ symbols: () => Promise.reject(new Error('no symbols service')) }),
+      embedder: hashEmbedder(),
+    });
+    try {
+      const r = await engine.search({ query: 'WorkQueue' });
+      assert.deepEqual(r.degraded, ['definitions: no symbols service']);
+      assert.equal(r.results[0]?.path, 'src/queue/work-queue.ts');
     } finally {
       await engine.close();
     }

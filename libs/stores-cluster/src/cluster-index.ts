@@ -218,7 +218,9 @@ export class ClusterIndex implements SearchIndex, WriterStore {
     const [files, chunks, symbols, vectors, bytes] = await Promise.all([
       this.manifest.count(),
       this.keyword.count(),
-      this.symbols.count(),
+      // Symbols live in another service (the symbol service): when it is
+      // down, the index's status still answers, counting none.
+      this.symbols.count().catch(() => 0),
       this.vectors.count(),
       this.esBytes(),
     ]);

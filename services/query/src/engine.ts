@@ -6,7 +6,7 @@ import { openLocalEnginePool } from '@codesift/engine-pool';
 import type { SearchEngine } from '@codesift/search';
 import { openEngine } from '@codesift/search';
 import type { SymbolIndex } from '@codesift/stores';
-import { openSearchIndexFromEnv } from '@codesift/stores-cluster';
+import { type OpenFromEnvOptions, openSearchIndexFromEnv } from '@codesift/stores-cluster';
 import type { QueryConfig } from './config.js';
 
 /**
@@ -19,6 +19,7 @@ export async function openClusterEngine(
   config: QueryConfig,
   env: NodeJS.ProcessEnv,
   symbols?: SymbolIndex,
+  stores: Pick<OpenFromEnvOptions, 'connectElasticsearch'> = {},
 ): Promise<SearchEngine> {
   const embedder = config.keywordOnly ? { embedder: null } : {};
   if (config.store.kind === 'sqlite') {
@@ -27,7 +28,7 @@ export async function openClusterEngine(
       config.searchThreads,
     );
   }
-  const index = await openSearchIndexFromEnv(env, symbols ? { symbols } : {});
+  const index = await openSearchIndexFromEnv(env, { ...stores, ...(symbols ? { symbols } : {}) });
   try {
     return await openEngine({ index, env, ...embedder });
   } catch (err) {

@@ -13,7 +13,7 @@ import {
   type Logger,
   NatsSymbolIndex,
 } from '@codesift/service-kit';
-import { openSearchIndexFromEnv } from '@codesift/stores-cluster';
+import { type OpenFromEnvOptions, openSearchIndexFromEnv } from '@codesift/stores-cluster';
 import { startTelemetry } from '@codesift/telemetry';
 import { jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -74,10 +74,13 @@ export interface RunningQueryService {
  * The elastic store's identity: its recorded embedder and creation time
  * (a rebuilt store set is a new one). Null while no writer has created it.
  */
-async function storeIdentity(env: NodeJS.ProcessEnv): Promise<IndexIdentity | null> {
+async function storeIdentity(
+  env: NodeJS.ProcessEnv,
+  stores: StoreHooks,
+): Promise<IndexIdentity | null> {
   let index: Awaited<ReturnType<typeof openSearchIndexFromEnv>>;
   try {
-    index = await openSearchIndexFromEnv(env);
+    index = await openSearchIndexFromEnv(env, stores);
   } catch {
     return null;
   }
@@ -96,12 +99,13 @@ async function waitForIndex(
   config: QueryConfig,
   env: NodeJS.ProcessEnv,
   log: Logger,
+  stores: StoreHooks,
   signal?: AbortSignal,
 ) {
   const ready = async () => {
     if (config.indexPath !== undefined) return existsSync(config.indexPath);
     try {
-      await (await openSearchIndexFromEnv(env)).close();
+      await (await openSearchIndexFromEnv(env, stores)).close();
       return true;
     } catch (err) {
       if (isCodesiftError(err) && err.code === 'INDEX_NOT_FOUND') return false;
@@ -117,13 +121,17 @@ async function waitForIndex(
 }
 
 /** Starts the service in this process; `stop` shuts it down (tests call it directly). */
+/** How the elastic store connects; tests hand in a client (the default connects to ES_URL). */
+export type StoreHooks = Pick<OpenFromEnvOptions, 'connectElasticsearch'>;
+
 export async function startQueryService(
   env: NodeJS.ProcessEnv,
   log: Logger = createLogger('query'),
+  stores: StoreHooks = {},
 ): Promise<RunningQueryService> {
   const config = readQueryConfig(env);
   quietGrpcLogs(env);
-  await waitForIndex(config, env, log);
+  await waitForIndex(config, env, log, stores);
   const nc: NatsConnection = await connectWithRetry(config.natsUrl, {
     name: 'codesift-query',
     attempts: config.connectAttempts,
@@ -136,8 +144,8 @@ export async function startQueryService(
     engine = await openReopeningEngine({
       ...(config.indexPath !== undefined
         ? { indexPath: config.indexPath }
-        : { identity: () => storeIdentity(env) }),
-      open: () => openClusterEngine(config, env, symbols),
+        : { identity: () => storeIdentity(env, stores) }),
+      open: () => openClusterEngine(config, env, symbols, stores),
       pollMs: config.pollMs,
       onReopen: (id) =>
         log.info('index reopened', { embedder: id.embedder, dimensions: id.dimensions }),
