@@ -69,6 +69,7 @@ export {
 } from './search-config.js';
 export { localSearchIndex, type SearchIndex } from './search-index.js';
 export { SNIPPET_MAX_LINES, type SnippetChoice, selectSnippet } from './snippet.js';
+export { type SwappableEngine, swappableEngine } from './swappable-engine.js';
 export type {
   FusionMethod,
   IndexStatusInfo,

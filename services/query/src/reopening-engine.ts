@@ -6,7 +6,7 @@
 // swaps in a fresh engine; calls in flight finish on the old one, which
 // closes when its last call returns.
 import { statSync } from 'node:fs';
-import type { SearchEngine } from '@codesift/search';
+import { type SearchEngine, swappableEngine } from '@codesift/search';
 import { openSqliteIndex } from '@codesift/stores';
 
 export interface IndexIdentity {
@@ -60,13 +60,6 @@ export interface ReopeningOptions {
   onError?: (err: unknown) => void;
 }
 
-interface Slot {
-  engine: SearchEngine;
-  identity: IndexIdentity | null;
-  active: number;
-  retired: boolean;
-}
-
 export interface ReopeningEngine {
   readonly engine: SearchEngine;
   /** Checks the identity now and reopens when it changed; resolves once done. */
@@ -78,36 +71,15 @@ export async function openReopeningEngine(opts: ReopeningOptions): Promise<Reope
   const { indexPath } = opts;
   const readIdentity =
     opts.identity ?? (async () => (indexPath === undefined ? null : readIndexIdentity(indexPath)));
-  const identity = await readIdentity();
-  let current: Slot = { engine: await opts.open(), identity, active: 0, retired: false };
-  let closed = false;
-  const release = (slot: Slot) => {
-    if (slot.retired && slot.active === 0) slot.engine.close().catch(opts.onError);
-  };
-  const use = async <T>(fn: (e: SearchEngine) => Promise<T>): Promise<T> => {
-    const slot = current;
-    slot.active++;
-    try {
-      return await fn(slot.engine);
-    } finally {
-      slot.active--;
-      release(slot);
-    }
-  };
+  let identity = await readIdentity();
+  const slot = swappableEngine(await opts.open(), opts.onError);
   let checking: Promise<boolean> | null = null;
   const run = async (): Promise<boolean> => {
     try {
       const now = await readIdentity();
-      if (now === null || sameIdentity(now, current.identity) || closed) return false;
-      const next = await opts.open();
-      if (closed) {
-        await next.close();
-        return false;
-      }
-      const old = current;
-      current = { engine: next, identity: now, active: 0, retired: false };
-      old.retired = true;
-      release(old);
+      if (now === null || sameIdentity(now, identity) || slot.closed) return false;
+      if (!(await slot.swap(await opts.open()))) return false;
+      identity = now;
       opts.onReopen?.(now);
       return true;
     } catch (err) {
@@ -125,16 +97,10 @@ export async function openReopeningEngine(opts: ReopeningOptions): Promise<Reope
   const timer = setInterval(() => void check(), opts.pollMs ?? 3000);
   timer.unref();
   const engine: SearchEngine = {
-    search: (request) => use((e) => e.search(request)),
-    lookupSymbol: (name, options) => use((e) => e.lookupSymbol(name, options)),
-    vocabulary: (options) => use((e) => e.vocabulary(options)),
-    status: () => use((e) => e.status()),
-    getSnippet: (p, start, end) => use((e) => e.getSnippet(p, start, end)),
+    ...slot.engine,
     close: async () => {
-      closed = true;
       clearInterval(timer);
-      current.retired = true;
-      release(current);
+      await slot.engine.close();
     },
   };
   return { engine, check, close: () => engine.close() };

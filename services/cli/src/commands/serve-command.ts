@@ -4,7 +4,7 @@ import { defaultSearchThreads, openLocalEnginePool } from '@codesift/engine-pool
 import { createGrpcServer, quietGrpcLogs } from '@codesift/grpc';
 import { createEmbedderFromEnv } from '@codesift/models';
 import { createLocalIndexJobs, type IndexJobs } from '@codesift/pipeline';
-import type { SearchEngine } from '@codesift/search';
+import { type SearchEngine, swappableEngine } from '@codesift/search';
 import { startTelemetry } from '@codesift/telemetry';
 import { resolveIndexPath } from '../engine-from-args.js';
 import { type CliIO, EXIT, UsageError } from '../io.js';
@@ -157,61 +157,18 @@ function waitForStopSignal(): Promise<NodeJS.Signals> {
   });
 }
 
-interface Slot {
-  engine: SearchEngine;
-  active: number;
-  retired: boolean;
-}
-
-/**
- * A SearchEngine that can be swapped for a freshly opened one. Calls in
- * flight finish on the engine they started on, which closes when its last
- * call returns.
- */
+/** The engine, and a reopen that swaps in a freshly opened one (see swappableEngine). */
 function reopenable(
   first: SearchEngine,
   open: () => Promise<SearchEngine>,
   onError: (err: unknown) => void,
 ): { engine: SearchEngine; reopen: () => Promise<void> } {
-  let current: Slot = { engine: first, active: 0, retired: false };
-  const release = (slot: Slot) => {
-    if (slot.retired && slot.active === 0) slot.engine.close().catch(onError);
-  };
-  const use = async <T>(fn: (e: SearchEngine) => Promise<T>): Promise<T> => {
-    const slot = current;
-    slot.active++;
-    try {
-      return await fn(slot.engine);
-    } finally {
-      slot.active--;
-      release(slot);
-    }
-  };
-  let closed = false;
+  const slot = swappableEngine(first, onError);
   return {
-    engine: {
-      search: (request) => use((e) => e.search(request)),
-      lookupSymbol: (name, options) => use((e) => e.lookupSymbol(name, options)),
-      vocabulary: (options) => use((e) => e.vocabulary(options)),
-      status: () => use((e) => e.status()),
-      getSnippet: (p, start, end) => use((e) => e.getSnippet(p, start, end)),
-      async close() {
-        closed = true;
-        current.retired = true;
-        release(current);
-      },
-    },
+    engine: slot.engine,
     async reopen() {
       try {
-        const next = await open();
-        if (closed) {
-          await next.close();
-          return;
-        }
-        const old = current;
-        current = { engine: next, active: 0, retired: false };
-        old.retired = true;
-        release(old);
+        await slot.swap(await open());
       } catch (err) {
         onError(err);
       }
