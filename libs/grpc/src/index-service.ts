@@ -10,7 +10,7 @@ import { status } from '@grpc/grpc-js';
 import { GrpcStatusError } from './errors.js';
 import type { ServiceHandlers } from './implement.js';
 import type { IndexJobStatus, IndexJobs } from './index-jobs.js';
-import { indexStatusToProto } from './search-mapping.js';
+import { indexStatusToProto, protoCount } from './search-mapping.js';
 
 const STATE: Record<IndexJobStatus['state'], JobState> = {
   queued: JobState.QUEUED,
@@ -24,23 +24,19 @@ export function jobStatusToProto(s: IndexJobStatus): IndexProgress {
     jobId: s.jobId,
     state: STATE[s.state],
     phase: s.phase,
-    filesTotal: count(s.filesTotal),
-    filesDone: count(s.filesDone),
-    filesChanged: count(s.filesChanged),
-    filesDeleted: count(s.filesDeleted),
-    chunks: count(s.chunks),
-    symbols: count(s.symbols),
-    failures: count(s.failures),
+    filesTotal: protoCount(s.filesTotal),
+    filesDone: protoCount(s.filesDone),
+    filesChanged: protoCount(s.filesChanged),
+    filesDeleted: protoCount(s.filesDeleted),
+    chunks: protoCount(s.chunks),
+    symbols: protoCount(s.symbols),
+    failures: protoCount(s.failures),
     skipped: Object.entries(s.skipped)
       .filter(([, n]) => n > 0)
-      .map(([reason, n]) => ({ reason, count: count(n) })),
+      .map(([reason, n]) => ({ reason, count: protoCount(n) })),
     elapsedSeconds: s.elapsedSeconds,
     error: s.error ?? '',
   });
-}
-
-function count(n: number): bigint {
-  return BigInt(Math.max(0, Math.trunc(n)));
 }
 
 /**

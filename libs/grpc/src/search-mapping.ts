@@ -85,33 +85,17 @@ export function searchRequestFromProto(req: ProtoSearchRequest): SearchRequest {
 }
 
 function fusionFromProto(fusion: FusionMethod): SearchRequest['fusion'] {
-  switch (fusion) {
-    case FusionMethod.UNSPECIFIED:
-      return undefined;
-    case FusionMethod.RRF:
-      return 'rrf';
-    case FusionMethod.LINEAR:
-      return 'linear';
-    case FusionMethod.ADAPTIVE:
-      return 'adaptive';
-    default:
-      throw invalidArgument(`unknown fusion method ${fusion}`);
-  }
+  if (fusion === FusionMethod.UNSPECIFIED) return undefined;
+  const mode = FUSION_FROM_PROTO.get(fusion);
+  if (mode === undefined) throw invalidArgument(`unknown fusion method ${fusion}`);
+  return mode;
 }
 
 function focusFromProto(focus: Focus): SearchRequest['focus'] {
-  switch (focus) {
-    case Focus.UNSPECIFIED:
-      return undefined;
-    case Focus.IMPLEMENTATION:
-      return 'implementation';
-    case Focus.TESTS:
-      return 'tests';
-    case Focus.ALL:
-      return 'all';
-    default:
-      throw invalidArgument(`unknown focus ${focus}`);
-  }
+  if (focus === Focus.UNSPECIFIED) return undefined;
+  const named = FOCUS_FROM_PROTO.get(focus);
+  if (named === undefined) throw invalidArgument(`unknown focus ${focus}`);
+  return named;
 }
 
 /**
@@ -152,7 +136,7 @@ export function searchResponseToProto(
     planJson: JSON.stringify(plan ?? {}),
     timings: Object.entries(res.timings).map(([stage, millis]) => ({ stage, millis })),
     degraded: [...res.degraded],
-    totalChunks: BigInt(Math.max(0, Math.trunc(res.totalChunks))),
+    totalChunks: protoCount(res.totalChunks),
     fusion: FUSION_TO_PROTO[res.fusion] ?? FusionMethod.UNSPECIFIED,
   });
 }
@@ -167,6 +151,13 @@ const FOCUS_TO_PROTO: Record<NonNullable<SearchRequest['focus']>, Focus> = {
   tests: Focus.TESTS,
   all: Focus.ALL,
 };
+// The same tables read backwards, so each mapping is written once.
+const FUSION_FROM_PROTO = new Map(
+  Object.entries(FUSION_TO_PROTO).map(([k, v]) => [v, k as FusionMode]),
+);
+const FOCUS_FROM_PROTO = new Map(
+  Object.entries(FOCUS_TO_PROTO).map(([k, v]) => [v, k as NonNullable<SearchRequest['focus']>]),
+);
 
 /**
  * The client side of searchRequestFromProto: an engine request as a
@@ -260,17 +251,9 @@ export function searchResponseFromProto(
   };
 }
 
+/** An older or newer server's unknown method is left out, not an error. */
 function fusionFromResponse(fusion: FusionMethod): FusionMode | undefined {
-  switch (fusion) {
-    case FusionMethod.RRF:
-      return 'rrf';
-    case FusionMethod.LINEAR:
-      return 'linear';
-    case FusionMethod.ADAPTIVE:
-      return 'adaptive';
-    default:
-      return undefined;
-  }
+  return FUSION_FROM_PROTO.get(fusion);
 }
 
 export function snippetToProto(s: Snippet): GetSnippetResponse {
@@ -292,7 +275,8 @@ export function snippetFromProto(s: GetSnippetResponse): Snippet {
   };
 }
 
-function count(n: number): bigint {
+/** A count as a proto uint64: whole and never negative. */
+export function protoCount(n: number): bigint {
   return BigInt(Math.max(0, Math.trunc(n)));
 }
 
@@ -302,15 +286,15 @@ export function indexStatusToProto(
 ): Omit<MessageInitShape<typeof GetIndexStatusResponseSchema>, 'job' | '$typeName'> {
   return {
     root: info.root ?? '',
-    files: count(info.files),
-    chunks: count(info.chunks),
-    symbols: count(info.symbols),
-    vectors: count(info.vectors),
+    files: protoCount(info.files),
+    chunks: protoCount(info.chunks),
+    symbols: protoCount(info.symbols),
+    vectors: protoCount(info.vectors),
     embedder: info.embedder ?? '',
     dimensions: info.dimensions ?? 0,
     updatedAtMs: BigInt(Math.trunc(info.updatedAt)),
     indexPath: info.indexPath,
-    bytes: count(info.bytes),
+    bytes: protoCount(info.bytes),
   };
 }
 
