@@ -193,22 +193,11 @@ function reportFailures(js: JetStreamClient, stage: string, binding: StageBindin
     try {
       await handler(message, stageCtx);
     } catch (err) {
-      if (ctx.deliveries >= ctx.maxAttempts && queue === 'jobs') {
-        await failJob(js, stage, batch.jobId, errorMessage(err)).catch(() => undefined);
-      } else if (ctx.deliveries >= ctx.maxAttempts) {
-        const detail = errorMessage(err);
-        const files = batch.files
-          .filter((f) => !failed.has(f.path))
-          .map((f) => ({ path: f.path, kind: JobEvent_Kind.FILE_FAILED, detail }));
-        await publishJobEvent(
-          js,
-          { jobId: ctx.jobId, stage, kind: JobEvent_Kind.FILES, files },
-          {
-            traceparent: ctx.trace,
-            msgId: `${workMessageId(queue, message as never)}:failed`,
-            attempts: 2,
-          },
-        ).catch(() => undefined);
+      if (ctx.deliveries >= ctx.maxAttempts) {
+        await reportBatchFailed(js, stage, queue, message, errorMessage(err), {
+          alreadyFailed: failed,
+          traceparent: ctx.trace,
+        }).catch(() => undefined);
       }
       throw err;
     }
@@ -226,13 +215,17 @@ function failJob(js: JetStreamClient, stage: string, jobId: string, detail: stri
   );
 }
 
-/** One FILES event failing every file of a batch that is being dead-lettered. */
+/**
+ * A batch that is being dead-lettered: one FILES event failing each of its
+ * files not already reported (a jobs request fails its job instead).
+ */
 async function reportBatchFailed(
   js: JetStreamClient,
   stage: string,
   queue: WorkQueue,
   message: unknown,
   detail: string,
+  opts: { alreadyFailed?: ReadonlySet<string>; traceparent?: HandlerContext['trace'] } = {},
 ): Promise<void> {
   const batch = message as AnyBatch;
   if (!batch.jobId || batch.files.length === 0) return;
@@ -240,15 +233,17 @@ async function reportBatchFailed(
     await failJob(js, stage, batch.jobId, detail);
     return;
   }
+  const files = batch.files
+    .filter((f) => !opts.alreadyFailed?.has(f.path))
+    .map((f) => ({ path: f.path, kind: JobEvent_Kind.FILE_FAILED, detail }));
   await publishJobEvent(
     js,
+    { jobId: batch.jobId, stage, kind: JobEvent_Kind.FILES, files },
     {
-      jobId: batch.jobId,
-      stage,
-      kind: JobEvent_Kind.FILES,
-      files: batch.files.map((f) => ({ path: f.path, kind: JobEvent_Kind.FILE_FAILED, detail })),
+      ...(opts.traceparent ? { traceparent: opts.traceparent } : {}),
+      msgId: `${workMessageId(queue, message as never)}:failed`,
+      attempts: 2,
     },
-    { msgId: `${workMessageId(queue, message as never)}:failed`, attempts: 2 },
   );
 }
 
