@@ -16,8 +16,9 @@ import path from 'node:path';
 import { CodesiftError } from '@codesift/core';
 import { localSearchIndex, type SearchIndex } from '@codesift/search';
 import { openSqliteIndex, type SymbolIndex } from '@codesift/stores';
-import { Client } from '@elastic/elasticsearch';
-import { ClusterIndex, clusterNames, DEFAULT_INDEX_NAME } from './cluster-index.js';
+import type { Client } from '@elastic/elasticsearch';
+import type { ClusterIndex } from './cluster-index.js';
+import { clusterNames, DEFAULT_INDEX_NAME } from './names.js';
 import { sqliteWriterStore, type WriterStore } from './writer-store.js';
 
 export type StoreSettings =
@@ -107,16 +108,24 @@ export interface OpenFromEnvOptions {
   connectElasticsearch?: (settings: Extract<StoreSettings, { kind: 'elastic' }>) => Client;
 }
 
-function elasticClient(s: Extract<StoreSettings, { kind: 'elastic' }>): Client {
+async function elasticClient(s: Extract<StoreSettings, { kind: 'elastic' }>): Promise<Client> {
+  const { Client } = await import('@elastic/elasticsearch');
   return new Client({ node: s.esUrl, ...(s.esApiKey ? { auth: { apiKey: s.esApiKey } } : {}) });
 }
 
+/**
+ * The clients load here, on first use: a service on the SQLite store (the
+ * default) never pays their start-up (~150 ms).
+ */
 async function openCluster(
   s: Extract<StoreSettings, { kind: 'elastic' }>,
   options: OpenFromEnvOptions,
   create: boolean,
 ): Promise<ClusterIndex> {
-  const es = (options.connectElasticsearch ?? elasticClient)(s);
+  const { ClusterIndex } = await import('./cluster-index.js');
+  const es = options.connectElasticsearch
+    ? options.connectElasticsearch(s)
+    : await elasticClient(s);
   return ClusterIndex.open({
     es,
     ownsClient: true,

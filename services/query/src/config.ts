@@ -4,7 +4,7 @@
 import { CodesiftError } from '@codesift/core';
 import { defaultSearchThreads } from '@codesift/engine-pool';
 import { DEFAULT_NATS_URL } from '@codesift/service-kit';
-import { type StoreSettings, storesFromEnv } from '@codesift/stores-cluster';
+import { type StoreSettings, storesFromEnv } from '@codesift/stores-cluster/env';
 
 /** gRPC port when CODESIFT_GRPC_PORT is unset (the same as `codesift serve`). */
 export const DEFAULT_GRPC_PORT = 50051;

@@ -6,7 +6,7 @@ import { openLocalEnginePool } from '@codesift/engine-pool';
 import type { SearchEngine } from '@codesift/search';
 import { openEngine } from '@codesift/search';
 import type { SymbolIndex } from '@codesift/stores';
-import { type OpenFromEnvOptions, openSearchIndexFromEnv } from '@codesift/stores-cluster';
+import { type OpenFromEnvOptions, openSearchIndexFromEnv } from '@codesift/stores-cluster/env';
 import type { QueryConfig } from './config.js';
 
 /**

@@ -13,7 +13,7 @@ import {
   type Logger,
   NatsSymbolIndex,
 } from '@codesift/service-kit';
-import { type OpenFromEnvOptions, openSearchIndexFromEnv } from '@codesift/stores-cluster';
+import { type OpenFromEnvOptions, openSearchIndexFromEnv } from '@codesift/stores-cluster/env';
 import { startTelemetry } from '@codesift/telemetry';
 import { jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';

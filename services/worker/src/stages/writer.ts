@@ -10,7 +10,7 @@ import { CodesiftError, errorMessage, isCodesiftError } from '@codesift/core';
 import { JobEvent_Kind } from '@codesift/proto';
 import { type StageDefinition, serveIndexStats, serveManifest } from '@codesift/service-kit';
 import type { FileCommit } from '@codesift/stores';
-import { openWriterStoreFromEnv } from '@codesift/stores-cluster';
+import { openWriterStoreFromEnv } from '@codesift/stores-cluster/env';
 import { fileCommitFromWire } from '../convert.js';
 
 /**
