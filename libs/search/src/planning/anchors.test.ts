@@ -27,6 +27,62 @@ test('identifiers and codes match case-sensitively at word boundaries', () => {
   assert.ok(!has(ident, 'addedge'));
 });
 
+test('boundaries see whole code points, and a rejected match does not hide a later one', () => {
+  const d40 = code('D40');
+  assert.ok(has(d40, 'XD40 D40'), 'the second mention counts');
+  assert.ok(has(d40, 'D401 or D40'));
+  assert.ok(has(code('a.a'), 'xa.a.a'), 'the match that passes overlaps the one that did not');
+  // U+1D49C MATHEMATICAL SCRIPT CAPITAL A is a letter written as a surrogate pair.
+  assert.ok(!has(d40, '\u{1D49C}D40'));
+  assert.ok(!has(d40, 'D40\u{1D49C}'));
+  assert.ok(has(d40, '\u{1F600}D40\u{1F600}'), 'an emoji is no letter');
+  assert.ok(
+    has(code('.env'), 'load(x.env)'),
+    'no boundary is asked where the anchor starts with a dot',
+  );
+});
+
+test('matching agrees with the lookaround regex it replaced', () => {
+  // The reference: boundaries written into the regex as \p{L} lookarounds.
+  const reference = (a: PlannedAnchor, content: string) => {
+    const word = /[\p{L}\p{N}_$]/u;
+    const body = a.text
+      .trim()
+      .split(/\s+/)
+      .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('\\s+');
+    const before = word.test(a.text.charAt(0)) ? '(?<![\\p{L}\\p{N}_$])' : '';
+    const after = word.test(a.text.charAt(a.text.length - 1)) ? '(?![\\p{L}\\p{N}_$])' : '';
+    return new RegExp(`${before}${body}${after}`, a.caseSensitive ? 'u' : 'iu').test(content);
+  };
+  const anchors: PlannedAnchor[] = [
+    code('ab'),
+    code('a b'),
+    code('$a'),
+    code('a.'),
+    code('a.a'),
+    { text: 'Ab b', kind: 'phrase', caseSensitive: false, weight: 1 },
+  ];
+  const alphabet = ['a', 'b', 'A', ' ', '\n', '.', '$', '_', '1', 'é', '\u{1D49C}', '-'];
+  let seed = 7;
+  const next = () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed;
+  };
+  for (let i = 0; i < 3000; i++) {
+    let content = '';
+    const n = next() % 9;
+    for (let k = 0; k < n; k++) content += alphabet[next() % alphabet.length];
+    for (const a of anchors) {
+      assert.equal(
+        has(a, content),
+        reference(a, content),
+        `${JSON.stringify(a.text)} in ${JSON.stringify(content)}`,
+      );
+    }
+  }
+});
+
 test('a citation matches across any whitespace', () => {
   const cfr = code('30 CFR 75.1725');
   assert.ok(has(cfr, 'under 30 CFR 75.1725 mobile'));
