@@ -43,6 +43,7 @@ export { type PublishOptions, publish, publishJobEvent } from './publisher.js';
 export {
   DEFAULT_REQUEST_TIMEOUT_MS,
   ERROR_HEADER,
+  ERROR_HINT_HEADER,
   type RequestOptions,
   type Responder,
   requestService,

@@ -39,15 +39,18 @@ describe('request/reply services', () => {
     }
   });
 
-  test('a handler error comes back as a CodesiftError with its code', async () => {
+  test('a handler error comes back as a CodesiftError with its code and hint', async () => {
     const r = serveRequests(nc, 'symbolLookup', (req) => {
-      throw new CodesiftError('INVALID_ARGUMENT', `bad name ${req.name}\nsecond line`);
+      throw new CodesiftError('INVALID_ARGUMENT', `bad name ${req.name}\nsecond line`, {
+        hint: 'pass a name\nthat exists',
+      });
     });
     try {
       await assert.rejects(requestService(nc, 'symbolLookup', { name: 'x' }), (err) => {
         assert.ok(err instanceof CodesiftError);
         assert.equal(err.code, 'INVALID_ARGUMENT');
         assert.match(err.message, /^symbols: bad name x second line$/);
+        assert.equal(err.hint, 'pass a name that exists');
         return true;
       });
       const plain = serveRequests(nc, 'symbolVocabulary', () => {
@@ -57,6 +60,7 @@ describe('request/reply services', () => {
         await assert.rejects(requestService(nc, 'symbolVocabulary', {}), {
           code: 'INTERNAL',
           message: /disk on fire/,
+          hint: undefined,
         });
       } finally {
         await plain.stop();

@@ -104,6 +104,8 @@ export type ServiceResponseInit<N extends ServiceName> = MessageInitShape<
 
 /** Header of an error reply: `<ErrorCode>: <message>`. */
 export const ERROR_HEADER = 'codesift-error';
+/** Header of an error reply whose error has a hint: what the caller can do about it. */
+export const ERROR_HINT_HEADER = 'codesift-error-hint';
 
 /** Default time a request waits for its reply. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 5000;
@@ -150,7 +152,9 @@ export function serveRequests<N extends ServiceName>(
       const code: ErrorCode = isCodesiftError(err) ? err.code : 'INTERNAL';
       const h = natsHeaders();
       // Header values are one line.
-      h.set(ERROR_HEADER, `${code}: ${errorMessage(err).replace(/[\r\n]+/g, ' ')}`);
+      h.set(ERROR_HEADER, `${code}: ${oneLine(errorMessage(err))}`);
+      const hint = isCodesiftError(err) ? err.hint : undefined;
+      if (hint) h.set(ERROR_HINT_HEADER, oneLine(hint));
       msg.respond(new Uint8Array(0), { headers: h });
     } finally {
       answered++;
@@ -217,13 +221,23 @@ export async function requestService<N extends ServiceName>(
   if (failure) {
     const i = failure.indexOf(': ');
     const code = (i > 0 ? failure.slice(0, i) : 'INTERNAL') as ErrorCode;
-    throw new CodesiftError(code, `${def.responder}: ${i > 0 ? failure.slice(i + 2) : failure}`);
+    const hint = reply.headers?.get(ERROR_HINT_HEADER);
+    throw new CodesiftError(
+      code,
+      `${def.responder}: ${i > 0 ? failure.slice(i + 2) : failure}`,
+      hint ? { hint } : {},
+    );
   }
   try {
     return fromBinary(def.response, reply.data) as ServiceResponse<N>;
   } catch (err) {
     throw new CodesiftError('INTERNAL', `bad ${name} reply: ${errorMessage(err)}`);
   }
+}
+
+/** Header values are one line. */
+function oneLine(s: string): string {
+  return s.replace(/[\r\n]+/g, ' ');
 }
 
 function requestFailure(name: ServiceName, def: ServiceDef, timeout: number, err: unknown) {

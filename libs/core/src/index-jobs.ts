@@ -37,6 +37,11 @@ export interface StartIndexJobRequest {
   rebuild?: boolean;
   /** Embed chunks; default true. A runner whose embedder is fixed may refuse false. */
   vectors?: boolean;
+  /**
+   * The repository the tree is, in an index of many (see repositories.ts);
+   * a runner whose index holds one tree (local mode) refuses it.
+   */
+  repository?: string;
 }
 
 export interface IndexJobs<S extends IndexJobStatus = IndexJobStatus> {

@@ -8,6 +8,14 @@ export {
   type StartIndexJobRequest,
 } from './index-jobs.js';
 export { isInside, resolveInsideRoot, toPosix } from './paths.js';
+export {
+  checkRepositoryName,
+  type IndexLayout,
+  MAX_REPOSITORY_NAME,
+  placeRoot,
+  repositoryPrefix,
+  splitRepositoryPath,
+} from './repositories.js';
 export type {
   Chunk,
   FileContent,

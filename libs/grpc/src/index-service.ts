@@ -73,6 +73,7 @@ export function indexHandlers(
         ...(req.root ? { root: req.root } : {}),
         rebuild: req.rebuild,
         vectors: !req.noVectors,
+        ...(req.repository ? { repository: req.repository } : {}),
       });
       return { jobId: job.jobId };
     },

@@ -246,6 +246,13 @@ describe('createLocalIndexJobs', () => {
       jobs.start({ vectors: true }),
       (e: unknown) => e instanceof CodesiftError && /no embedding model/.test(e.message),
     );
+    await assert.rejects(
+      jobs.start({ vectors: false, repository: 'acme/api' }),
+      (e: unknown) =>
+        e instanceof CodesiftError &&
+        e.code === 'INVALID_ARGUMENT' &&
+        /a local index holds one tree/.test(e.message),
+    );
     const unrooted = createLocalIndexJobs({ indexer: gatedIndexer().indexer });
     await assert.rejects(unrooted.start({ vectors: false }), /no root/);
     await assert.rejects(

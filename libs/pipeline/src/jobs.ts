@@ -187,6 +187,13 @@ export function createLocalIndexJobs(options: LocalIndexJobsOptions = {}): Index
   return {
     async start(request) {
       if (closed) throw new CodesiftError('INTERNAL', 'the index job runner is shutting down');
+      if (request.repository) {
+        throw new CodesiftError(
+          'INVALID_ARGUMENT',
+          'a local index holds one tree: repositories are for cluster indexes',
+          { hint: 'start the job without a repository, or index through the cluster' },
+        );
+      }
       const root = resolveRoot(request.root);
       const rebuild = request.rebuild ?? false;
       const vectors = request.vectors ?? true;

@@ -7,6 +7,7 @@ import { analyze } from '@codesift/analysis';
 import { CodesiftError } from '@codesift/core';
 import type { Embedder } from '@codesift/models';
 import { indexRepository } from '@codesift/pipeline';
+import { openSqliteIndex } from '@codesift/stores';
 import { openLocalEngine } from './engine.js';
 import type { SearchEngine } from './types.js';
 
@@ -445,6 +446,45 @@ describe('LocalEngine other methods', () => {
       await assert.rejects(e.getSnippet('.env', 1, 1), notIndexed);
       await assert.rejects(e.getSnippet('src/graph/../../.env', 1, 1), notIndexed);
     });
+  });
+
+  it('reads a snippet of an index of many repositories from the directory of its repository', async () => {
+    const apiRoot = path.join(dir, 'checkouts', 'api');
+    mkdirSync(path.join(apiRoot, 'src'), { recursive: true });
+    writeFileSync(path.join(apiRoot, 'src', 'a.ts'), 'one\ntwo\nthree\n');
+    writeFileSync(path.join(dir, 'checkouts', 'outside.ts'), 'not in a repository\n');
+    const reposIndex = path.join(dir, 'repos.db');
+    const ix = openSqliteIndex(reposIndex, { create: true });
+    ix.setRoot(apiRoot, 'api');
+    const record = {
+      hash: 'h',
+      size: 14,
+      mtimeMs: 1,
+      language: 'typescript',
+      chunkCount: 0,
+      symbolCount: 0,
+      indexedAt: 1,
+    };
+    ix.manifest.put([
+      { ...record, path: 'api/src/a.ts' },
+      { ...record, path: 'api/../outside.ts' },
+    ]);
+    ix.close();
+    const e = await openLocalEngine({ indexPath: reposIndex, embedder: null });
+    try {
+      const s = await e.getSnippet('api/src/a.ts', 2, 3);
+      assert.equal(s.path, 'api/src/a.ts');
+      assert.equal(s.text, 'two\nthree');
+      const noRepository = (err: unknown) =>
+        isCode('INVALID_ARGUMENT')(err) &&
+        /in none of the index's repositories/.test((err as Error).message);
+      await assert.rejects(e.getSnippet('src/a.ts', 1, 1), noRepository);
+      await assert.rejects(e.getSnippet('web/src/a.ts', 1, 1), noRepository);
+      // Normalized before the split: it names no repository, so nothing outside one is read.
+      await assert.rejects(e.getSnippet('api/../outside.ts', 1, 1), noRepository);
+    } finally {
+      await e.close();
+    }
   });
 
   it('refuses calls after close', async () => {

@@ -30,6 +30,7 @@ import {
   isCodesiftError,
   resolveInsideRoot,
   type SymbolInfo,
+  splitRepositoryPath,
 } from '@codesift/core';
 import type { Embedder } from '@codesift/models';
 import {
@@ -705,7 +706,18 @@ class Engine implements SearchEngine {
     if (!Number.isFinite(startLine) || !Number.isFinite(endLine)) {
       throw new CodesiftError('INVALID_ARGUMENT', `invalid line range ${startLine}-${endLine}`);
     }
-    const root = (await this.index.meta()).root;
+    const meta = await this.index.meta();
+    const rel = path.posix.normalize(file.replaceAll('\\', '/')).replace(/^\.\/+/, '');
+    // In an index of many repositories a path starts with its repository's name,
+    // and the file lives in that repository's directory.
+    const repos = meta.repositories ?? {};
+    const inRepository = Object.keys(repos).length > 0 ? splitRepositoryPath(repos, rel) : null;
+    if (Object.keys(repos).length > 0 && inRepository === null) {
+      throw new CodesiftError('INVALID_ARGUMENT', `${rel} is in none of the index's repositories`, {
+        hint: 'paths in this index start with their repository name; search or find_symbol gives valid paths',
+      });
+    }
+    const root = inRepository ? inRepository.root : meta.root;
     if (root === null) {
       throw new CodesiftError(
         'INDEX_INCOMPATIBLE',
@@ -715,8 +727,7 @@ class Engine implements SearchEngine {
         },
       );
     }
-    const rel = path.posix.normalize(file.replaceAll('\\', '/')).replace(/^\.\/+/, '');
-    const abs = resolveInsideRoot(root, rel);
+    const abs = resolveInsideRoot(root, inRepository ? inRepository.path : rel);
     // Only files the indexer accepted are readable: this keeps .env, keys, .git
     // and anything ignored out of reach even though they sit inside the root.
     const record = await this.index.manifest.get(rel);

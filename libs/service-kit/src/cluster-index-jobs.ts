@@ -10,6 +10,7 @@ import { fromBinary } from '@bufbuild/protobuf';
 import { EVENTS, jobEventsSubject, publish, publishJobEvent } from '@codesift/bus';
 import {
   CodesiftError,
+  checkRepositoryName,
   errorMessage,
   type IndexJobStatus,
   type IndexJobs,
@@ -231,6 +232,9 @@ export function createClusterIndexJobs(opts: ClusterIndexJobsOptions): ClusterIn
           { hint: 'run the embedder with CODESIFT_EMBEDDER=none for a keyword-only index' },
         );
       }
+      const repository = request.repository || undefined;
+      // Refused here, before the job is queued: the caller hears why at once.
+      if (repository !== undefined) checkRepositoryName(repository);
       const jobId = randomUUID();
       const root = request.root?.trim() || '.';
       const t = track(jobId, root, Date.now());
@@ -243,6 +247,7 @@ export function createClusterIndexJobs(opts: ClusterIndexJobsOptions): ClusterIn
           kind: JobEvent_Kind.JOB_QUEUED,
           detail: JSON.stringify({
             root,
+            ...(repository === undefined ? {} : { repository }),
             rebuild: request.rebuild === true,
             requestedAtMs: t.startedAt,
           }),
@@ -251,7 +256,7 @@ export function createClusterIndexJobs(opts: ClusterIndexJobsOptions): ClusterIn
       );
       await publish(js, 'jobs', {
         jobId,
-        files: [{ path: root, rebuild: request.rebuild === true }],
+        files: [{ path: root, rebuild: request.rebuild === true, repository: repository ?? '' }],
         requestedAtMs: t.startedAt,
       });
       newest = jobId;

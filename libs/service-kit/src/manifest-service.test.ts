@@ -113,6 +113,41 @@ describe('manifest service', () => {
     }
   });
 
+  test('a repository lists its own files only, records its directory, and must fit the index', async () => {
+    const repos = openSqliteIndex(path.join(dir, 'repos.db'), { create: true });
+    const service = serveManifest(nc, {
+      all: () => repos.manifest.all(),
+      setRoot: (root, repository) => repos.setRoot(root, repository),
+    });
+    try {
+      // `api` and `api-v2` share the characters but not the prefix `api/`.
+      const files = ['api/a.ts', 'api/src/b.ts', 'api-v2/a.ts', 'web/a.ts'];
+      await repos.manifest.put(files.map((p, i) => ({ ...record(i), path: p })));
+      const api = await fetchManifest(nc, {
+        root: '/checkouts/api',
+        repository: 'api',
+        pageSize: 1,
+      });
+      assert.deepEqual([...api.keys()].sort(), ['api/a.ts', 'api/src/b.ts']);
+      await fetchManifest(nc, { root: '/checkouts/web', repository: 'web' });
+      assert.deepEqual(repos.meta().repositories, { api: '/checkouts/api', web: '/checkouts/web' });
+      assert.equal(repos.meta().root, null);
+      // The whole index, without recording anything, is still listed for a reader.
+      assert.equal((await fetchManifest(nc)).size, 4);
+      await assert.rejects(fetchManifest(nc, { root: '/checkouts/other' }), {
+        code: 'INVALID_ARGUMENT',
+        message: /holds repositories \(api, web\), so an index job must name the repository/,
+      });
+      await assert.rejects(fetchManifest(nc, { root: '/x', repository: '../etc' }), {
+        code: 'INVALID_ARGUMENT',
+        message: /invalid repository name/,
+      });
+    } finally {
+      await service.stop();
+      repos.close();
+    }
+  });
+
   test('no writer answering: a clear error', async () => {
     await assert.rejects(fetchManifest(nc), /no writer service answers/);
   });

@@ -7,18 +7,29 @@
 // later pages name it and the last path they saw. A page whose snapshot is
 // gone (expired, or another writer replica answered) is served from a fresh
 // snapshot, continuing after that path: every path is listed once, in order.
+// A scanner indexing one repository of many asks for that repository's
+// files only (its path prefix): a job plans within its own repository.
 import { randomUUID } from 'node:crypto';
 import { create } from '@bufbuild/protobuf';
 import { type Responder, requestService, type ServeOptions, serveRequests } from '@codesift/bus';
-import { CodesiftError, type FileRecord } from '@codesift/core';
+import {
+  CodesiftError,
+  checkRepositoryName,
+  type FileRecord,
+  repositoryPrefix,
+} from '@codesift/core';
 import { type ManifestEntry, ManifestEntrySchema } from '@codesift/proto';
 import type { NatsConnection } from '@nats-io/transport-node';
 
 /** What the writer offers the service. */
 export interface ManifestSource {
   all(): Promise<Map<string, FileRecord>> | Map<string, FileRecord>;
-  /** Records the root the index's paths are relative to (a scanner names it). */
-  setRoot?(root: string): void | Promise<void>;
+  /**
+   * Records the root the index's paths are relative to, or the directory of
+   * `repository` (a scanner names them); throws when the job does not fit
+   * the index (see @codesift/core placeRoot).
+   */
+  setRoot?(root: string, repository?: string): void | Promise<void>;
 }
 
 export const DEFAULT_MANIFEST_PAGE = 5000;
@@ -31,6 +42,8 @@ const MAX_SNAPSHOTS = 4;
 interface Snapshot {
   records: FileRecord[];
   usedAt: number;
+  /** The repository listed ('' for all files). */
+  repository: string;
 }
 
 export interface ManifestServiceOptions extends ServeOptions {
@@ -45,15 +58,16 @@ export function serveManifest(
 ): Responder {
   const ttl = opts.snapshotTtlMs ?? SNAPSHOT_TTL_MS;
   const snapshots = new Map<string, Snapshot>();
-  const take = async (): Promise<[string, Snapshot]> => {
+  const take = async (repository: string): Promise<[string, Snapshot]> => {
     const now = Date.now();
     for (const [id, s] of snapshots) if (now - s.usedAt > ttl) snapshots.delete(id);
     while (snapshots.size >= MAX_SNAPSHOTS) snapshots.delete(snapshots.keys().next().value!);
-    const records = [...(await source.all()).values()].sort((a, b) =>
-      a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
-    );
+    const prefix = repository === '' ? '' : repositoryPrefix(repository);
+    const records = [...(await source.all()).values()]
+      .filter((r) => r.path.startsWith(prefix))
+      .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     const id = randomUUID();
-    const s = { records, usedAt: now };
+    const s = { records, usedAt: now, repository };
     snapshots.set(id, s);
     return [id, s];
   };
@@ -67,10 +81,12 @@ export function serveManifest(
           `manifest page limit must be at most ${MAX_MANIFEST_PAGE}, got ${req.limit}`,
         );
       }
-      if (req.root && !req.snapshot) await source.setRoot?.(req.root);
+      if (req.repository) checkRepositoryName(req.repository);
+      if (req.root && !req.snapshot) await source.setRoot?.(req.root, req.repository || undefined);
       let id = req.snapshot;
       let snap = id ? snapshots.get(id) : undefined;
-      if (!snap) [id, snap] = await take();
+      if (snap && snap.repository !== req.repository) snap = undefined;
+      if (!snap) [id, snap] = await take(req.repository);
       snap.usedAt = Date.now();
       const start = req.after ? firstAfter(snap.records, req.after) : 0;
       const limit = req.limit || DEFAULT_MANIFEST_PAGE;
@@ -134,6 +150,11 @@ function recordFromWire(e: ManifestEntry): FileRecord {
 export interface FetchManifestOptions {
   /** Recorded by the writer as the index's root (a scanner passes its job's root). */
   root?: string;
+  /**
+   * List this repository's files only, and record `root` as its directory
+   * (an index of many repositories); default: the whole index.
+   */
+  repository?: string;
   /** Records per page; default the service's (5000). */
   pageSize?: number;
   /** Per page request; default 10 s (a first page of a large manifest takes a snapshot). */
@@ -163,7 +184,13 @@ export async function fetchManifest(
       requestService(
         nc,
         'manifestPage',
-        { root: opts.root ?? '', snapshot, after, limit: opts.pageSize ?? 0 },
+        {
+          root: opts.root ?? '',
+          repository: opts.repository ?? '',
+          snapshot,
+          after,
+          limit: opts.pageSize ?? 0,
+        },
         { timeoutMs: opts.timeoutMs ?? 10_000 },
       );
     const page = snapshot === '' ? await untilAnswered(ask, opts) : await ask();

@@ -34,7 +34,7 @@
  * this needs two overlapping jobs touching the same file. The next commit of
  * the file repairs it.
  */
-import { CodesiftError } from '@codesift/core';
+import { CodesiftError, placeRoot } from '@codesift/core';
 import type { SearchIndex } from '@codesift/search';
 import type {
   FileCommit,
@@ -261,12 +261,14 @@ export class ClusterIndex implements SearchIndex, WriterStore {
     );
   }
 
-  async setRoot(root: string): Promise<void> {
+  async setRoot(root: string, repository?: string): Promise<void> {
     this.ensureOpen();
     for (let attempt = 0; attempt < META_ATTEMPTS; attempt++) {
       const at = await this.esMeta.read();
-      if (at.meta.root === root) return;
-      if (await this.esMeta.update(at, { root })) return;
+      const holdsFiles = at.meta.root !== null && (await this.manifest.count()) > 0;
+      const next = placeRoot(at.meta, holdsFiles, root, repository);
+      if (next === null) return;
+      if (await this.esMeta.update(at, next)) return;
     }
     throw new CodesiftError(
       'INTERNAL',

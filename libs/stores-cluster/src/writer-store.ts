@@ -25,7 +25,8 @@ export interface WriterStore {
    */
   ensureEmbedder(name: string | null, dimensions: number | null): Promise<void>;
   /** Records the absolute root directory the index's paths are relative to. */
-  setRoot(root: string): Promise<void>;
+  /** Records the job's root (or its repository's directory); see @codesift/core placeRoot. */
+  setRoot(root: string, repository?: string): Promise<void>;
   /** Replaces everything stored for each file; the manifest records it last. */
   commitFiles(batch: FileCommit[]): Promise<void>;
   /** Removes files and everything derived from them; idempotent. */
@@ -54,7 +55,7 @@ export function sqliteWriterStore(
       if (meta.embedder === name && meta.dimensions === dimensions) return;
       index.setEmbedder(name, dimensions);
     },
-    setRoot: async (root) => index.setRoot(root),
+    setRoot: async (root, repository) => index.setRoot(root, repository),
     commitFiles: async (batch) => index.commitFiles(batch),
     removeFiles: async (paths) => index.removeFiles(paths),
     stats: async () => index.stats(),

@@ -27,6 +27,8 @@ export interface MetaSource {
   dimensions: number | null;
   root: string | null;
   created_at: number;
+  /** Repository name -> directory, in an index of many; absent in one of one tree. */
+  repositories?: Record<string, string>;
 }
 
 /** The meta doc with the version it was read at, for a conditional update. */
@@ -128,6 +130,7 @@ export class ElasticsearchIndexMeta {
         createdAt: meta.created_at,
         updatedAt: updatedAt ?? meta.created_at,
         root: meta.root,
+        repositories: { ...meta.repositories },
       },
       seqNo,
       primaryTerm,
@@ -135,14 +138,20 @@ export class ElasticsearchIndexMeta {
   }
 
   /**
-   * Changes the embedder and/or root if the doc is still at `at`'s version.
+   * Changes the embedder, root or repositories if the doc is still at `at`'s version.
    * Returns false when another writer changed it first (read again, decide again).
    */
   async update(
     at: VersionedMeta,
-    change: { embedder?: string | null; dimensions?: number | null; root?: string | null },
+    change: {
+      embedder?: string | null;
+      dimensions?: number | null;
+      root?: string | null;
+      repositories?: Record<string, string>;
+    },
   ): Promise<boolean> {
     const m = at.meta;
+    const repositories = change.repositories ?? m.repositories;
     const doc: MetaSource = {
       schema_version: m.schemaVersion,
       analyzer_version: m.analyzerVersion,
@@ -150,6 +159,8 @@ export class ElasticsearchIndexMeta {
       dimensions: change.dimensions !== undefined ? change.dimensions : m.dimensions,
       root: change.root !== undefined ? change.root : m.root,
       created_at: m.createdAt,
+      // Left out of a one-tree index's doc, which then reads as before repositories existed.
+      ...(Object.keys(repositories).length > 0 ? { repositories } : {}),
     };
     try {
       await this.client.index({

@@ -334,6 +334,7 @@ describe('ElasticsearchIndexMeta', () => {
         createdAt: 1_000,
         updatedAt: 1_000,
         root: null,
+        repositories: {},
       },
       seqNo: 0,
       primaryTerm: 1,
@@ -398,6 +399,7 @@ describe('ElasticsearchIndexMeta', () => {
         createdAt: 1_000,
         updatedAt: 1_000,
         root: '/repo',
+        repositories: {},
       },
       seqNo: 7,
       primaryTerm: 2,
@@ -407,6 +409,12 @@ describe('ElasticsearchIndexMeta', () => {
     assert.deepEqual(
       calls[0]!.body,
       metaDoc({ embedder: 'ollama:x', dimensions: 768, root: '/repo' }),
+    );
+    assert.equal(await meta.update(at, { root: null, repositories: { api: '/r/api' } }), true);
+    assert.deepEqual(
+      calls[1]!.body,
+      metaDoc({ root: null, repositories: { api: '/r/api' } }),
+      'repositories are written once there are any',
     );
     conflict = true;
     assert.equal(await meta.update(at, { root: '/other' }), false);

@@ -22,6 +22,12 @@ export interface IndexMeta {
   updatedAt: number;
   /** Absolute path of the indexed directory, recorded by the indexer; paths are relative to it. */
   root: string | null;
+  /**
+   * An index of many repositories (a cluster's): name -> the directory it
+   * was scanned from, its paths stored under `<name>/` (see @codesift/core
+   * repositories); empty for an index of one tree.
+   */
+  repositories: Record<string, string>;
 }
 
 export interface IndexStats {
@@ -57,8 +63,12 @@ export interface LocalIndex {
    * already holds files throws CodesiftError('INDEX_INCOMPATIBLE').
    */
   setEmbedder(name: string | null, dimensions: number | null): void;
-  /** Records the absolute root directory the index's paths are relative to. */
-  setRoot(root: string): void;
+  /**
+   * Records the absolute root directory the index's paths are relative to,
+   * or with `repository`, that repository's directory. Throws
+   * INVALID_ARGUMENT when the job does not fit the index (core placeRoot).
+   */
+  setRoot(root: string, repository?: string): void;
   stats(): IndexStats;
   close(): void;
 }

@@ -9,7 +9,7 @@
  */
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { CodesiftError } from '@codesift/core';
+import { CodesiftError, placeRoot } from '@codesift/core';
 import Database from 'better-sqlite3';
 import { load as loadSqliteVec } from 'sqlite-vec';
 import type { FileCommit, IndexMeta, IndexStats, LocalIndex } from './local-index.js';
@@ -258,9 +258,18 @@ class SqliteIndex implements SqliteLocalIndex {
     });
   }
 
-  setRoot(root: string): void {
-    if (this.meta().root === root) return;
-    this.write(() => setMetaValue(this.ctx, 'root', root));
+  setRoot(root: string, repository?: string): void {
+    const next = placeRoot(this.meta(), countRows(this.ctx, 'files') > 0, root, repository);
+    if (next === null) return;
+    this.write(() => {
+      setMetaValue(this.ctx, 'root', next.root);
+      const names = Object.keys(next.repositories);
+      setMetaValue(
+        this.ctx,
+        'repositories',
+        names.length > 0 ? JSON.stringify(next.repositories) : null,
+      );
+    });
   }
 
   removeFiles(paths: string[]): void {

@@ -17,7 +17,12 @@ import {
   publishJobEvent,
   type WorkFile,
 } from '@codesift/bus';
-import type { FileRecord, SkipReason } from '@codesift/core';
+import {
+  checkRepositoryName,
+  type FileRecord,
+  repositoryPrefix,
+  type SkipReason,
+} from '@codesift/core';
 import { planIndex } from '@codesift/pipeline';
 import { JobEvent_Kind } from '@codesift/proto';
 import { type ReadOutcome, readFileContent, scan } from '@codesift/scanner';
@@ -26,6 +31,12 @@ import type { JetStreamClient } from '@nats-io/jetstream';
 
 export interface SubmitOptions {
   jobId?: string;
+  /**
+   * The repository this tree is, in an index of many: paths are sent as
+   * `<repository>/<path>`, and only the manifest's files under that prefix
+   * are planned against (and deleted when gone). Default: the index is this tree.
+   */
+  repository?: string;
   /** Send every file, ignoring the manifest's size/mtime and hash shortcuts. */
   rebuild?: boolean;
   maxFileBytes?: number;
@@ -110,8 +121,16 @@ async function submit(
     extraIgnore: opts.extraIgnore,
     signal: opts.signal,
   });
-  const manifest = typeof manifestInput === 'function' ? await manifestInput() : manifestInput;
-  const plan = planIndex(scanned.files, manifest, opts.rebuild === true);
+  const fetched = typeof manifestInput === 'function' ? await manifestInput() : manifestInput;
+  let files = scanned.files;
+  let manifest = fetched;
+  if (opts.repository !== undefined) {
+    const prefix = repositoryPrefix(checkRepositoryName(opts.repository));
+    files = files.map((f) => ({ ...f, path: prefix + f.path }));
+    // The other repositories' files are not this tree's to delete.
+    manifest = new Map([...fetched].filter(([p]) => p.startsWith(prefix)));
+  }
+  const plan = planIndex(files, manifest, opts.rebuild === true);
   const skipped: Partial<Record<SkipReason, number>> = { ...scanned.skipped };
   const deletes = [...plan.toDelete];
   let filesSent = 0;
@@ -207,14 +226,19 @@ async function submit(
       stage: 'scanner',
       kind: JobEvent_Kind.JOB_PLANNED,
       filesTotal: BigInt(filesTotal),
-      detail: JSON.stringify({ root: absRoot, sent: filesSent, deleted: deletes.length }),
+      detail: JSON.stringify({
+        root: absRoot,
+        ...(opts.repository === undefined ? {} : { repository: opts.repository }),
+        sent: filesSent,
+        deleted: deletes.length,
+      }),
     },
     { msgId: `${jobId}:planned` },
   );
   return {
     jobId,
     root: absRoot,
-    filesScanned: scanned.files.length,
+    filesScanned: files.length,
     filesSent,
     filesDeleted: deletes.length,
     messagesSent,

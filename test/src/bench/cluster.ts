@@ -19,16 +19,13 @@
  * exit: scan, submit or index, wait for the last file). A fresh cluster (and
  * index) serves every cluster run, started before the clock starts.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { repoRoot, runCli } from '../support/cli.js';
-import { freePort, isAlive } from '../support/processes.js';
+import { runCli } from '../support/cli.js';
+import { isAlive, startDevCluster } from '../support/processes.js';
 import { syntheticRepo } from '../support/tree.js';
-
-const CLUSTER = path.join(repoRoot, 'scripts', 'cluster.mjs');
 
 const { values } = parseArgs({
   options: {
@@ -114,53 +111,21 @@ async function local(root: string, embedder: 'none' | 'builtin'): Promise<Run> {
 /** Starts `npm run cluster` in a fresh directory, indexes `root` once, stops it. */
 async function cluster(root: string, embedder: string, replicas: number): Promise<Run> {
   const dir = path.join(work, `cluster-${embedder.replace(/\W/g, '_')}-${replicas}`);
-  const natsPort = await freePort();
-  const grpcPort = await freePort();
-  const proc: ChildProcess = spawn(
-    process.execPath,
-    [
-      CLUSTER,
-      '--dir',
-      dir,
-      '--nats-port',
-      String(natsPort),
-      '--grpc-port',
-      String(grpcPort),
-      '--embedder',
-      embedder,
-      '--replicas',
-      `embedder=${replicas}`,
-    ],
-    { cwd: work, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let out = '';
-  proc.stdout?.on('data', (b: Buffer) => {
-    out += b.toString();
+  const c = await startDevCluster({
+    dir,
+    cwd: work,
+    embedder,
+    embedderReplicas: replicas,
+    env,
+    readyTimeoutMs: 90_000,
   });
-  proc.stderr?.on('data', (b: Buffer) => {
-    out += b.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => proc.once('exit', (c) => resolve(c)));
-  const pids: number[] = [];
+  const { proc, exited, pids } = c;
   try {
-    const deadline = Date.now() + 90_000;
-    while (!/cluster ready/.test(out)) {
-      if (proc.exitCode !== null) throw new Error(`cluster exited during start-up:\n${out}`);
-      if (Date.now() > deadline) throw new Error(`cluster not ready after 90 s:\n${out}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    for (const m of out.matchAll(/^up\s+\S+\s+pid (\d+)/gm)) pids.push(Number(m[1]));
     const indexPath = path.join(dir, 'index.db');
-    const r = await timedIndex([
-      '--remote',
-      `nats://127.0.0.1:${natsPort}`,
-      '--index',
-      indexPath,
-      root,
-    ]);
+    const r = await timedIndex(['--remote', c.natsUrl, '--index', indexPath, root]);
     proc.kill('SIGTERM');
     const code = await exited;
-    if (code !== 0) throw new Error(`cluster stopped with ${code}:\n${out}`);
+    if (code !== 0) throw new Error(`cluster stopped with ${code}:\n${c.output()}`);
     const run = toRun('cluster', embedder, replicas, r);
     run.embedderAcks = embedderAcks(dir, replicas);
     return run;

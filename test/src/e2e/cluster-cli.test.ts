@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { repoRoot, runCli } from '../support/cli.js';
-import { freePort, isAlive } from '../support/processes.js';
+import { runCli } from '../support/cli.js';
+import { freePort, isAlive, startDevCluster } from '../support/processes.js';
 import { writeTree } from '../support/tree.js';
-
-const CLUSTER = path.join(repoRoot, 'scripts', 'cluster.mjs');
 
 const TREE = {
   'src/graph.ts': `/** A directed graph of string nodes. */
@@ -56,7 +54,6 @@ const QUERIES = ['addEdge', 'retryWithBackoff', 'parse order amount', 'Store Put
 describe('codesift cluster (npm run cluster, index --remote, search --remote)', () => {
   let work: string;
   let cluster: ChildProcess | undefined;
-  let out = '';
   let exited: Promise<number | null>;
   const pids: number[] = [];
 
@@ -79,41 +76,13 @@ describe('codesift cluster (npm run cluster, index --remote, search --remote)', 
     const localRoot = path.join(work, 'local-repo');
     writeTree(root, TREE);
     writeTree(localRoot, TREE);
-    const natsPort = await freePort();
-    const grpcPort = await freePort();
+    const c = await startDevCluster({ dir: path.join(work, 'cluster'), cwd: work });
+    cluster = c.proc;
+    exited = c.exited;
+    pids.push(...c.pids);
+    const proc = c.proc;
     const dir = path.join(work, 'cluster');
-
-    const proc = spawn(
-      process.execPath,
-      [
-        CLUSTER,
-        '--dir',
-        dir,
-        '--nats-port',
-        String(natsPort),
-        '--grpc-port',
-        String(grpcPort),
-        '--embedder',
-        'none',
-      ],
-      { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    cluster = proc;
-    exited = new Promise((resolve) => proc.once('exit', (code) => resolve(code)));
-    proc.stdout?.on('data', (b: Buffer) => {
-      out += b.toString();
-    });
-    proc.stderr?.on('data', (b: Buffer) => {
-      out += b.toString();
-    });
-    const deadline = Date.now() + 30_000;
-    while (!/cluster ready/.test(out)) {
-      assert.ok(proc.exitCode === null, `cluster exited during start-up:\n${out}`);
-      assert.ok(Date.now() < deadline, `cluster not ready after 30 s:\n${out}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    for (const m of out.matchAll(/^up\s+(\S+)\s+pid (\d+)/gm)) pids.push(Number(m[2]));
-    const names = [...out.matchAll(/^up\s+(\S+)/gm)].map((m) => m[1]).sort();
+    const names = [...c.output().matchAll(/^up\s+(\S+)/gm)].map((m) => m[1]).sort();
     assert.deepEqual(names, [
       'chunker',
       'contextualizer',
@@ -125,8 +94,7 @@ describe('codesift cluster (npm run cluster, index --remote, search --remote)', 
       'writer',
     ]);
 
-    const natsUrl = `nats://127.0.0.1:${natsPort}`;
-    const grpc = `127.0.0.1:${grpcPort}`;
+    const { natsUrl, grpc } = c;
     const indexPath = path.join(dir, 'index.db');
     const remote = await runCli([
       'index',
@@ -136,7 +104,7 @@ describe('codesift cluster (npm run cluster, index --remote, search --remote)', 
       root,
       '--json',
     ]);
-    assert.equal(remote.code, 0, `${remote.stderr}\n${out}`);
+    assert.equal(remote.code, 0, `${remote.stderr}\n${c.output()}`);
     const summary = JSON.parse(remote.stdout);
     const local = await runCli(['index', localRoot, '--no-vectors', '--json', '-q']);
     assert.equal(local.code, 0, local.stderr);
@@ -202,8 +170,8 @@ describe('codesift cluster (npm run cluster, index --remote, search --remote)', 
     assert.match(noGrpc.stderr, /cannot reach the query service[\s\S]*npm run cluster/);
 
     proc.kill('SIGTERM');
-    assert.equal(await exited, 0, out);
-    assert.match(out, /cluster stopped/);
+    assert.equal(await exited, 0, c.output());
+    assert.match(c.output(), /cluster stopped/);
     assert.equal(pids.length, 8);
     assert.deepEqual(
       pids.filter((pid) => isAlive(pid)),
@@ -212,5 +180,73 @@ describe('codesift cluster (npm run cluster, index --remote, search --remote)', 
     );
     const seconds = (performance.now() - started) / 1000;
     assert.ok(seconds < 40, `took ${seconds.toFixed(1)} s`);
+  });
+
+  test('one cluster index holds many repositories, each job updating its own', async () => {
+    const graphRoot = path.join(work, 'checkouts', 'graph');
+    const billingRoot = path.join(work, 'checkouts', 'billing');
+    writeTree(graphRoot, TREE);
+    writeTree(billingRoot, {
+      'src/invoice.ts':
+        '/** Totals the lines of an invoice. */\nexport function computeInvoiceTotal(lines: number[]): number {\n  return lines.reduce((a, b) => a + b, 0);\n}\n',
+      'src/graph-report.ts':
+        '/** Reports on the graph of payments: calls addEdge. */\nexport const report = 1;\n',
+    });
+    const c = await startDevCluster({ dir: path.join(work, 'cluster-repos'), cwd: work });
+    pids.push(...c.pids);
+    try {
+      const indexAs = (root: string, ...flags: string[]) =>
+        runCli(['index', '--remote', c.natsUrl, root, '--json', ...flags]);
+      const graph = await indexAs(graphRoot, '--repository', 'acme/graph');
+      assert.equal(graph.code, 0, `${graph.stderr}\n${c.output()}`);
+      assert.equal(JSON.parse(graph.stdout).filesNew, Object.keys(TREE).length);
+      const billing = await indexAs(billingRoot, '--repository', 'billing');
+      assert.equal(billing.code, 0, billing.stderr);
+      const billed = JSON.parse(billing.stdout);
+      // The second repository deletes nothing of the first.
+      assert.equal(billed.filesNew, 2);
+      assert.equal(billed.filesDeleted, 0);
+      assert.equal(billed.totals.files, Object.keys(TREE).length + 2);
+
+      const search = async (...args: string[]) => {
+        const r = await runCli(['search', '--remote', c.grpc, '--json', ...args]);
+        assert.equal(r.code, 0, r.stderr);
+        return (JSON.parse(r.stdout).results as { path: string }[]).map((x) => x.path);
+      };
+      assert.equal((await search('addEdge'))[0], 'acme/graph/src/graph.ts');
+      assert.equal((await search('computeInvoiceTotal'))[0], 'billing/src/invoice.ts');
+      // A repository is a path prefix: path filters scope a search to it.
+      const inBilling = await search('addEdge', '--path', 'billing/**');
+      assert.deepEqual(inBilling, ['billing/src/graph-report.ts']);
+
+      // Re-indexing one repository after a delete removes its file only.
+      rmSync(path.join(billingRoot, 'src', 'graph-report.ts'));
+      const again = await indexAs(billingRoot, '--repository', 'billing');
+      assert.equal(again.code, 0, again.stderr);
+      const summary = JSON.parse(again.stdout);
+      assert.equal(summary.filesDeleted, 1);
+      assert.equal(summary.filesUnchanged, 1);
+      assert.equal(summary.totals.files, Object.keys(TREE).length + 1);
+      assert.deepEqual(await search('addEdge', '--path', 'billing/**'), []);
+      assert.equal((await search('addEdge'))[0], 'acme/graph/src/graph.ts');
+
+      // An unnamed tree would plan every repository's files as deleted: refused.
+      const unnamed = await indexAs(billingRoot);
+      assert.equal(unnamed.code, 1);
+      assert.match(
+        unnamed.stderr,
+        /holds repositories \(acme\/graph, billing\)[\s\S]*--repository/,
+      );
+      const badName = await indexAs(billingRoot, '--repository', '../up');
+      assert.equal(badName.code, 2, badName.stderr);
+      assert.match(badName.stderr, /invalid repository name '\.\.\/up'/);
+      const localOnly = await runCli(['index', billingRoot, '--repository', 'billing']);
+      assert.equal(localOnly.code, 2);
+      assert.match(localOnly.stderr, /--repository applies with --remote only/);
+      assert.equal((await search('computeInvoiceTotal'))[0], 'billing/src/invoice.ts');
+    } finally {
+      c.proc.kill('SIGTERM');
+      assert.equal(await c.exited, 0, c.output());
+    }
   });
 });

@@ -54,3 +54,79 @@ export function startWorker(stage: string, env: NodeJS.ProcessEnv): Worker {
   });
   return w;
 }
+
+const CLUSTER_SCRIPT = path.join(repoRoot, 'scripts', 'cluster.mjs');
+
+export interface DevClusterOptions {
+  /** The cluster's data and logs. */
+  dir: string;
+  cwd: string;
+  /** `--embedder`; default none (keyword only). */
+  embedder?: string;
+  /** `--replicas embedder=<n>`; default the script's (1). */
+  embedderReplicas?: number;
+  env?: NodeJS.ProcessEnv;
+  readyTimeoutMs?: number;
+}
+
+export interface DevCluster {
+  proc: ChildProcess;
+  /** Resolves with the script's exit code. */
+  exited: Promise<number | null>;
+  natsUrl: string;
+  grpc: string;
+  /** Every process the script started, as its "up" lines name them. */
+  pids: number[];
+  /** The script's stdout and stderr so far. */
+  output(): string;
+}
+
+/** `npm run cluster` on free loopback ports, resolved once it says it is ready. */
+export async function startDevCluster(opts: DevClusterOptions): Promise<DevCluster> {
+  const natsPort = await freePort();
+  const grpcPort = await freePort();
+  const args = [
+    CLUSTER_SCRIPT,
+    '--dir',
+    opts.dir,
+    '--nats-port',
+    String(natsPort),
+    '--grpc-port',
+    String(grpcPort),
+    '--embedder',
+    opts.embedder ?? 'none',
+    ...(opts.embedderReplicas === undefined
+      ? []
+      : ['--replicas', `embedder=${opts.embedderReplicas}`]),
+  ];
+  const proc = spawn(process.execPath, args, {
+    cwd: opts.cwd,
+    env: { ...process.env, ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (c) => resolve(c)));
+  let out = '';
+  const append = (b: Buffer) => {
+    out += b.toString();
+  };
+  proc.stdout?.on('data', append);
+  proc.stderr?.on('data', append);
+  const timeout = opts.readyTimeoutMs ?? 30_000;
+  const deadline = Date.now() + timeout;
+  while (!/cluster ready/.test(out)) {
+    if (proc.exitCode !== null) throw new Error(`cluster exited during start-up:\n${out}`);
+    if (Date.now() >= deadline) {
+      proc.kill('SIGKILL');
+      throw new Error(`cluster not ready after ${timeout / 1000} s:\n${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    proc,
+    exited,
+    natsUrl: `nats://127.0.0.1:${natsPort}`,
+    grpc: `127.0.0.1:${grpcPort}`,
+    pids: [...out.matchAll(/^up\s+\S+\s+pid (\d+)/gm)].map((m) => Number(m[1])),
+    output: () => out,
+  };
+}

@@ -145,7 +145,20 @@ export function readMeta(ctx: SqliteContext): IndexMeta {
     createdAt: num('created_at') ?? 0,
     updatedAt: num('updated_at') ?? 0,
     root: m.get('root') ?? null,
+    repositories: parseRepositories(m.get('repositories') ?? null),
   };
+}
+
+/** The `repositories` meta value: a JSON object of name -> directory (absent: none). */
+function parseRepositories(value: string | null): Record<string, string> {
+  if (value === null) return {};
+  const parsed: unknown = JSON.parse(value);
+  const out: Record<string, string> = {};
+  if (parsed !== null && typeof parsed === 'object') {
+    for (const [name, root] of Object.entries(parsed))
+      if (typeof root === 'string') out[name] = root;
+  }
+  return out;
 }
 
 /**

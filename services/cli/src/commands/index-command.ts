@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { CodesiftError } from '@codesift/core';
+import { CodesiftError, checkRepositoryName, errorMessage } from '@codesift/core';
 import { createEmbedderFromEnv } from '@codesift/models';
 import { defaultIndexPath, type IndexSummary, indexRepository } from '@codesift/pipeline';
 import { indexFileFromOption } from '../index-location.js';
@@ -24,6 +24,8 @@ Options:
   -q, --quiet             no progress output
   --remote <nats-url>     index through a cluster (npm run cluster) instead
                           of in this process; see "Cluster mode" below
+  --repository <name>     with --remote: the repository this directory is, in
+                          a cluster index of many (e.g. acme/api)
   -h, --help              show this help
 
 Cluster mode (--remote nats://127.0.0.1:4222):
@@ -36,11 +38,28 @@ Cluster mode (--remote nats://127.0.0.1:4222):
   index lives); "vectors" counts the chunks written when the index has an
   embedder, and the progress counts files as the cluster reports them done.
 
+  One cluster index can hold many repositories: with --repository <name>
+  the files are stored under <name>/ (search them with --path '<name>/**'),
+  and the job updates and deletes within that repository only. An index
+  holds either repositories or one unnamed tree, not both.
+
 Environment:
   OLLAMA_HOST             embed with Ollama instead of the built-in model
   CODESIFT_EMBED_MODEL    Ollama embedding model (default nomic-embed-text)
   CODESIFT_INDEX          with --remote: a cluster index file to leave out of the scan
 `;
+
+/** --repository's value, checked here: a bad name is a usage error, not a failed job. */
+function repositoryOption(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return checkRepositoryName(value.trim());
+  } catch (err) {
+    throw new UsageError(
+      `--repository: ${errorMessage(err)} (letters, digits, ".", "_", "-", segments joined by "/")`,
+    );
+  }
+}
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -56,6 +75,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       ignore: { type: 'string', multiple: true },
       quiet: { type: 'boolean', short: 'q', default: false },
       remote: { type: 'string' },
+      repository: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -93,7 +113,11 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     : io.stderr.isTTY
       ? ttyProgress(io.stderr as NodeJS.WriteStream)
       : lineProgress(io.stderr);
+  if (values.repository !== undefined && values.remote === undefined) {
+    throw new UsageError('--repository applies with --remote only: a local index holds one tree');
+  }
   if (values.remote !== undefined) {
+    const repository = repositoryOption(values.repository);
     const natsUrl = values.remote.trim();
     if (natsUrl === '') throw new UsageError('--remote needs the NATS URL of the cluster');
     if (values['no-vectors']) {
@@ -112,6 +136,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         root,
         ...(clusterIndex ? { indexPath: indexFileFromOption(clusterIndex, io.cwd) } : {}),
         rebuild: values.rebuild,
+        ...(repository === undefined ? {} : { repository }),
         maxFileBytes,
         extraIgnore: values.ignore,
         view,

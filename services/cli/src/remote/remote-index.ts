@@ -19,6 +19,8 @@ export interface RemoteIndexOptions {
   /** The cluster's index file when it is on this disk: left out of the scan. */
   indexPath?: string;
   rebuild: boolean;
+  /** The repository the directory is, in a cluster index of many. */
+  repository?: string;
   maxFileBytes?: number;
   extraIgnore?: string[];
   view: ProgressView;
@@ -76,6 +78,7 @@ export async function indexRemote(opts: RemoteIndexOptions): Promise<IndexSummar
         // The writer's manifest; its paths also tell new files from changed ones afterwards.
         const manifest = await fetchManifest(nc, {
           root: path.resolve(opts.root),
+          ...(opts.repository === undefined ? {} : { repository: opts.repository }),
           signal: abort.signal,
           // A cluster just started may not have its writer up yet.
           waitForServiceMs: 5000,
@@ -85,6 +88,7 @@ export async function indexRemote(opts: RemoteIndexOptions): Promise<IndexSummar
       },
       {
         rebuild: opts.rebuild,
+        ...(opts.repository === undefined ? {} : { repository: opts.repository }),
         maxFileBytes: opts.maxFileBytes,
         extraIgnore: opts.extraIgnore,
         signal: abort.signal,

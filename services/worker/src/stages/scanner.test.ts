@@ -141,6 +141,22 @@ describe('scanner service with the pipeline stages', () => {
     assert.equal(second.filesChanged, 1);
   });
 
+  test('a repository job cannot join an index of one tree, and a bad name is refused at start', async () => {
+    // The index holds the unnamed tree the test above indexed.
+    const repo = path.join(work, 'checkouts', 'other');
+    writeTree(repo, { 'a.ts': 'export const a = 1;\n' });
+    const refused = await finished(
+      jobs,
+      (await jobs.start({ root: 'other', repository: 'other' })).jobId,
+    );
+    assert.equal(refused.state, 'failed');
+    assert.match(refused.error ?? '', /holds one unnamed tree .*repository 'other' cannot join it/);
+    await assert.rejects(jobs.start({ root: 'other', repository: 'a b' }), {
+      code: 'INVALID_ARGUMENT',
+      message: /invalid repository name 'a b'/,
+    });
+  });
+
   test('a root that cannot be scanned fails the job at once with the reason', async () => {
     const missing = await finished(jobs, (await jobs.start({ root: 'no-such-repo' })).jobId);
     assert.equal(missing.state, 'failed');

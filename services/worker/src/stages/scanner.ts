@@ -11,7 +11,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { publishJobEvent } from '@codesift/bus';
-import { CodesiftError, errorMessage, isCodesiftError } from '@codesift/core';
+import { CodesiftError, checkRepositoryName, errorMessage, isCodesiftError } from '@codesift/core';
 import { JobEvent_Kind } from '@codesift/proto';
 import { fetchManifest, type StageDefinition } from '@codesift/service-kit';
 import { submitIndexJob } from '../submit.js';
@@ -80,7 +80,9 @@ export const scannerStage: StageDefinition = {
           async handler(request, ctx) {
             for (const job of request.files) {
               let root: string;
+              const repository = job.repository === '' ? undefined : job.repository;
               try {
+                if (repository !== undefined) checkRepositoryName(repository);
                 root = resolveJobRoot(job.path, scanRoot);
               } catch (err) {
                 if (!isCodesiftError(err) || !PERMANENT.has(err.code)) throw err;
@@ -93,9 +95,15 @@ export const scannerStage: StageDefinition = {
                   js,
                   root,
                   // Fetched after the scan: the writer may have moved on meanwhile.
-                  () => fetchManifest(nc, { root, waitForServiceMs: 30_000 }),
+                  () =>
+                    fetchManifest(nc, {
+                      root,
+                      ...(repository === undefined ? {} : { repository }),
+                      waitForServiceMs: 30_000,
+                    }),
                   {
                     jobId: request.jobId,
+                    ...(repository === undefined ? {} : { repository }),
                     rebuild: job.rebuild,
                     // Batches sized to what this server accepts.
                     maxPayload: nc.info?.max_payload,
@@ -104,12 +112,20 @@ export const scannerStage: StageDefinition = {
                 log.info('index job planned', {
                   job: request.jobId,
                   root,
+                  repository: repository ?? null,
                   scanned: submitted.filesScanned,
                   sent: submitted.filesSent,
                   deleted: submitted.filesDeleted,
                   unchanged: submitted.filesUnchanged,
                 });
               } catch (err) {
+                // The writer refused the job (a repository into an index of one tree, or
+                // the reverse): no retry changes that.
+                if (isCodesiftError(err) && err.code === 'INVALID_ARGUMENT') {
+                  log.warn('index job refused', { job: request.jobId, error: err.message });
+                  await failJob(request.jobId, err.message);
+                  continue;
+                }
                 // The last attempt: the watcher must hear that the job ended.
                 if (ctx.deliveries >= ctx.maxAttempts) {
                   await failJob(request.jobId, `scan failed: ${errorMessage(err)}`).catch(

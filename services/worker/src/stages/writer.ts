@@ -56,7 +56,10 @@ export const writerStage: StageDefinition = {
     // instead of opening this index.
     const manifest = serveManifest(
       nc,
-      { all: () => index.manifest.all(), setRoot: (root) => index.setRoot(root) },
+      {
+        all: () => index.manifest.all(),
+        setRoot: (root, repository) => index.setRoot(root, repository),
+      },
       { onError: (err) => log.warn('manifest request failed', { error: err }) },
     );
     // After a burst of writes goes quiet, bring the read side up to date

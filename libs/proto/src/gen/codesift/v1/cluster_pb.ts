@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file codesift/v1/cluster.proto.
  */
 export const file_codesift_v1_cluster: GenFile = /*@__PURE__*/
-  fileDesc("Chljb2Rlc2lmdC92MS9jbHVzdGVyLnByb3RvEgtjb2Rlc2lmdC52MSJkCg9JbmRleEpvYlJlcXVlc3QSDgoGam9iX2lkGAEgASgJEigKBWZpbGVzGAIgAygLMhkuY29kZXNpZnQudjEuSW5kZXhKb2JSb290EhcKD3JlcXVlc3RlZF9hdF9tcxgDIAEoASItCgxJbmRleEpvYlJvb3QSDAoEcGF0aBgBIAEoCRIPCgdyZWJ1aWxkGAIgASgIIhUKE0NvdW50U3ltYm9sc1JlcXVlc3QiJQoUQ291bnRTeW1ib2xzUmVzcG9uc2USDQoFY291bnQYASABKAQiUwoTTWFuaWZlc3RQYWdlUmVxdWVzdBIMCgRyb290GAEgASgJEhAKCHNuYXBzaG90GAIgASgJEg0KBWFmdGVyGAMgASgJEg0KBWxpbWl0GAQgASgNIp8BCg1NYW5pZmVzdEVudHJ5EgwKBHBhdGgYASABKAkSDAoEaGFzaBgCIAEoCRIMCgRzaXplGAMgASgEEhAKCG10aW1lX21zGAQgASgBEhAKCGxhbmd1YWdlGAUgASgJEhMKC2NodW5rX2NvdW50GAYgASgNEhQKDHN5bWJvbF9jb3VudBgHIAEoDRIVCg1pbmRleGVkX2F0X21zGAggASgBImgKDE1hbmlmZXN0UGFnZRIQCghzbmFwc2hvdBgBIAEoCRIpCgVmaWxlcxgCIAMoCzIaLmNvZGVzaWZ0LnYxLk1hbmlmZXN0RW50cnkSDAoEZG9uZRgDIAEoCBINCgV0b3RhbBgEIAEoBCITChFJbmRleFN0YXRzUmVxdWVzdCKqAQoSSW5kZXhTdGF0c1Jlc3BvbnNlEg0KBWZpbGVzGAEgASgEEg4KBmNodW5rcxgCIAEoBBIPCgdzeW1ib2xzGAMgASgEEg8KB3ZlY3RvcnMYBCABKAQSDQoFYnl0ZXMYBSABKAQSEAoIZW1iZWRkZXIYBiABKAkSEgoKZGltZW5zaW9ucxgHIAEoDRIQCghsb2NhdGlvbhgIIAEoCRIMCgRyb290GAkgASgJYgZwcm90bzM");
+  fileDesc("Chljb2Rlc2lmdC92MS9jbHVzdGVyLnByb3RvEgtjb2Rlc2lmdC52MSJkCg9JbmRleEpvYlJlcXVlc3QSDgoGam9iX2lkGAEgASgJEigKBWZpbGVzGAIgAygLMhkuY29kZXNpZnQudjEuSW5kZXhKb2JSb290EhcKD3JlcXVlc3RlZF9hdF9tcxgDIAEoASJBCgxJbmRleEpvYlJvb3QSDAoEcGF0aBgBIAEoCRIPCgdyZWJ1aWxkGAIgASgIEhIKCnJlcG9zaXRvcnkYAyABKAkiFQoTQ291bnRTeW1ib2xzUmVxdWVzdCIlChRDb3VudFN5bWJvbHNSZXNwb25zZRINCgVjb3VudBgBIAEoBCJnChNNYW5pZmVzdFBhZ2VSZXF1ZXN0EgwKBHJvb3QYASABKAkSEAoIc25hcHNob3QYAiABKAkSDQoFYWZ0ZXIYAyABKAkSDQoFbGltaXQYBCABKA0SEgoKcmVwb3NpdG9yeRgFIAEoCSKfAQoNTWFuaWZlc3RFbnRyeRIMCgRwYXRoGAEgASgJEgwKBGhhc2gYAiABKAkSDAoEc2l6ZRgDIAEoBBIQCghtdGltZV9tcxgEIAEoARIQCghsYW5ndWFnZRgFIAEoCRITCgtjaHVua19jb3VudBgGIAEoDRIUCgxzeW1ib2xfY291bnQYByABKA0SFQoNaW5kZXhlZF9hdF9tcxgIIAEoASJoCgxNYW5pZmVzdFBhZ2USEAoIc25hcHNob3QYASABKAkSKQoFZmlsZXMYAiADKAsyGi5jb2Rlc2lmdC52MS5NYW5pZmVzdEVudHJ5EgwKBGRvbmUYAyABKAgSDQoFdG90YWwYBCABKAQiEwoRSW5kZXhTdGF0c1JlcXVlc3QiqgEKEkluZGV4U3RhdHNSZXNwb25zZRINCgVmaWxlcxgBIAEoBBIOCgZjaHVua3MYAiABKAQSDwoHc3ltYm9scxgDIAEoBBIPCgd2ZWN0b3JzGAQgASgEEg0KBWJ5dGVzGAUgASgEEhAKCGVtYmVkZGVyGAYgASgJEhIKCmRpbWVuc2lvbnMYByABKA0SEAoIbG9jYXRpb24YCCABKAkSDAoEcm9vdBgJIAEoCWIGcHJvdG8z");
 
 /**
  * client (query service, tools) -> scanner, on the `jobs` work queue: index
@@ -64,6 +64,15 @@ export type IndexJobRoot = Message<"codesift.v1.IndexJobRoot"> & {
    * @generated from field: bool rebuild = 2;
    */
   rebuild: boolean;
+
+  /**
+   * The repository this tree is, in an index of many: its files are stored
+   * under `<repository>/`, and the job plans (and deletes) within that prefix
+   * only. Empty: the index holds this one tree.
+   *
+   * @generated from field: string repository = 3;
+   */
+  repository: string;
 };
 
 /**
@@ -139,6 +148,14 @@ export type ManifestPageRequest = Message<"codesift.v1.ManifestPageRequest"> & {
    * @generated from field: uint32 limit = 4;
    */
   limit: number;
+
+  /**
+   * List this repository's files only (paths under `<repository>/`); set
+   * with root, the writer records root as the repository's directory.
+   *
+   * @generated from field: string repository = 5;
+   */
+  repository: string;
 };
 
 /**
