@@ -39,7 +39,13 @@ export {
   type StoredDeadLetter,
 } from './dead-letter.js';
 export { HEADER } from './headers.js';
-export { type PublishOptions, publish, publishJobEvent } from './publisher.js';
+export {
+  announceJob,
+  latestJobId,
+  type PublishOptions,
+  publish,
+  publishJobEvent,
+} from './publisher.js';
 export {
   DEFAULT_REQUEST_TIMEOUT_MS,
   ERROR_HEADER,
@@ -73,6 +79,7 @@ export {
   DEAD_LETTER,
   deadLetterSubject,
   EVENTS,
+  JOBS_STARTED_SUBJECT,
   jobEventsSubject,
   SUBJECT_PREFIX,
   WORK_QUEUE_NAMES,

@@ -1,7 +1,7 @@
 // Typed publishing onto the work queues and the job-events stream: protobuf
 // payload, trace and job headers, JetStream publish acks, msgID dedupe.
-import { create, type MessageInitShape, toBinary } from '@bufbuild/protobuf';
-import { JobEventSchema } from '@codesift/proto';
+import { create, fromBinary, type MessageInitShape, toBinary } from '@bufbuild/protobuf';
+import { type JobEvent, JobEventSchema } from '@codesift/proto';
 import type { JetStreamClient, PubAck } from '@nats-io/jetstream';
 import { type MsgHdrs, headers as natsHeaders } from '@nats-io/transport-node';
 import {
@@ -15,7 +15,13 @@ import {
 } from '@opentelemetry/api';
 import { createWork, encodeWork, type WorkMessageInit, workMessageId } from './codec.js';
 import { HEADER } from './headers.js';
-import { jobEventsSubject, WORK_QUEUES, type WorkQueue } from './subjects.js';
+import {
+  EVENTS,
+  JOBS_STARTED_SUBJECT,
+  jobEventsSubject,
+  WORK_QUEUES,
+  type WorkQueue,
+} from './subjects.js';
 import {
   formatTraceparent,
   fromSpanContext,
@@ -168,8 +174,37 @@ export async function publishJobEvent(
   opts: PublishOptions = {},
 ): Promise<PubAck> {
   const msg = create(JobEventSchema, event);
+  return publishEventOn(js, jobEventsSubject(msg.jobId), msg, opts);
+}
+
+/**
+ * Announces a job's JOB_QUEUED event on JOBS_STARTED_SUBJECT as well, where
+ * latestJobId finds the newest job of the whole cluster.
+ */
+export async function announceJob(
+  js: JetStreamClient,
+  event: MessageInitShape<typeof JobEventSchema>,
+  opts: PublishOptions = {},
+): Promise<PubAck> {
+  return publishEventOn(js, JOBS_STARTED_SUBJECT, create(JobEventSchema, event), opts);
+}
+
+/** The id of the newest job any replica announced, or undefined when the stream has none. */
+export async function latestJobId(js: JetStreamClient): Promise<string | undefined> {
+  const jsm = await js.jetstreamManager();
+  const last = await jsm.streams
+    .getMessage(EVENTS.stream, { last_by_subj: JOBS_STARTED_SUBJECT })
+    .catch(() => null);
+  return last ? fromBinary(JobEventSchema, last.data).jobId : undefined;
+}
+
+async function publishEventOn(
+  js: JetStreamClient,
+  subject: string,
+  msg: JobEvent,
+  opts: PublishOptions,
+): Promise<PubAck> {
   const h = natsHeaders();
-  const subject = jobEventsSubject(msg.jobId);
   const payload = toBinary(JobEventSchema, msg);
   const span = startPublish(h, subject, opts, {
     'messaging.message.body.size': payload.length,

@@ -111,6 +111,13 @@ export const EVENTS = {
   subjects: `${SUBJECT_PREFIX}.events.job.>`,
 } as const;
 
+/**
+ * Every job's JOB_QUEUED event once more, on one subject of the events
+ * stream (not a job id: ids are UUIDs), so the stream's last message there
+ * names the newest job any replica started.
+ */
+export const JOBS_STARTED_SUBJECT = `${SUBJECT_PREFIX}.events.job.started`;
+
 /** Poison messages, kept (limits retention) so an operator can inspect and replay them. */
 export const DEAD_LETTER = {
   stream: 'CODESIFT_DEADLETTER',

@@ -49,8 +49,11 @@ export interface IndexJobs<S extends IndexJobStatus = IndexJobStatus> {
   start(request: StartIndexJobRequest): Promise<S>;
   /** A runner that shares jobs with others (cluster replicas) may have to look further: async. */
   get(jobId: string): S | undefined | Promise<S | undefined>;
-  /** The running job, else the newest queued or finished one. */
-  latest(): S | undefined;
+  /**
+   * The running job, else the newest queued or finished one; a runner shared
+   * by replicas (the cluster's) answers the newest job of any of them: async.
+   */
+  latest(): S | undefined | Promise<S | undefined>;
   /** The job's current status, then every change, ending after a terminal state. */
   watch(jobId: string, options?: { signal?: AbortSignal }): AsyncIterable<S>;
 }

@@ -58,7 +58,7 @@ export function indexHandlers(
     return jobs;
   };
   const findJob = async (jobId: string): Promise<IndexJobStatus> => {
-    const job = jobId ? await requireJobs().get(jobId) : requireJobs().latest();
+    const job = jobId ? await requireJobs().get(jobId) : await requireJobs().latest();
     if (!job) {
       throw new GrpcStatusError(
         status.NOT_FOUND,
@@ -78,7 +78,7 @@ export function indexHandlers(
       return { jobId: job.jobId };
     },
     async getIndexStatus(req) {
-      const job = req.jobId ? await findJob(req.jobId) : jobs?.latest();
+      const job = req.jobId ? await findJob(req.jobId) : await jobs?.latest();
       // A job's status is still worth answering while the index it builds cannot be opened yet.
       const info = req.jobId ? await engine.status().catch(() => null) : await engine.status();
       if (!info) return { job: jobStatusToProto(job!) };

@@ -40,6 +40,7 @@ export interface IndexJobStatus extends CoreIndexJobStatus {
 export interface IndexJobs extends CoreIndexJobs<IndexJobStatus> {
   /** Every job lives in this process: known at once. */
   get(jobId: string): IndexJobStatus | undefined;
+  latest(): IndexJobStatus | undefined;
   /** Known jobs, oldest first. */
   list(): IndexJobStatus[];
   /** Fails queued jobs, cancels the running one and waits for it; later starts are refused. */

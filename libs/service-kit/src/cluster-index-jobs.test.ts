@@ -55,6 +55,8 @@ describe('cluster index jobs', () => {
         const queued = await early.get(first.jobId);
         assert.equal(queued?.state, 'queued');
         assert.equal(queued?.root, '/checkouts/repo');
+        // "The latest job" is the cluster's, whichever replica started it.
+        assert.equal((await early.latest())?.jobId, first.jobId);
       } finally {
         await early.close();
       }
@@ -64,7 +66,7 @@ describe('cluster index jobs', () => {
         req.files.map((f) => [f.path, f.rebuild]),
         [['/checkouts/repo', true]],
       );
-      assert.equal(jobs.latest()?.jobId, first.jobId);
+      assert.equal((await jobs.latest())?.jobId, first.jobId);
       assert.equal(await jobs.get('unknown'), undefined);
       assert.equal(await jobs.get('00000000-0000-4000-8000-000000000000'), undefined);
 
@@ -151,6 +153,30 @@ describe('cluster index jobs', () => {
       assert.match(last.error ?? '', /does not exist/);
     } finally {
       await jobs.close();
+    }
+  });
+
+  test('every replica answers the newest job of any replica as the latest', async () => {
+    const a = createClusterIndexJobs({ js });
+    const b = createClusterIndexJobs({ js });
+    try {
+      const fromA = await a.start({ root: '/checkouts/a' });
+      await nextRequest();
+      assert.equal((await b.latest())?.jobId, fromA.jobId);
+      const fromB = await b.start({ root: '/checkouts/b', repository: 'acme/b' });
+      const req = await nextRequest();
+      assert.deepEqual(
+        req.files.map((f) => [f.path, f.repository]),
+        [['/checkouts/b', 'acme/b']],
+      );
+      // A started nothing newer: its latest is B's job, not its own.
+      const latest = await a.latest();
+      assert.equal(latest?.jobId, fromB.jobId);
+      assert.equal(latest?.root, '/checkouts/b');
+      assert.equal((await b.latest())?.jobId, fromB.jobId);
+    } finally {
+      await a.close();
+      await b.close();
     }
   });
 

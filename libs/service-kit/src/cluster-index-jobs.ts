@@ -7,7 +7,14 @@
 // query replica can also answer for a job another replica started.
 import { randomUUID } from 'node:crypto';
 import { fromBinary } from '@bufbuild/protobuf';
-import { EVENTS, jobEventsSubject, publish, publishJobEvent } from '@codesift/bus';
+import {
+  announceJob,
+  EVENTS,
+  jobEventsSubject,
+  latestJobId,
+  publish,
+  publishJobEvent,
+} from '@codesift/bus';
 import {
   CodesiftError,
   checkRepositoryName,
@@ -39,6 +46,8 @@ export interface ClusterIndexJobsOptions {
 export interface ClusterIndexJobs extends IndexJobs {
   /** A job this replica follows, or one found in the events stream (started elsewhere). */
   get(jobId: string): Promise<ClusterJobStatus | undefined>;
+  /** The newest job any replica started (from the events stream). */
+  latest(): Promise<ClusterJobStatus | undefined>;
   /** Stops following every job. */
   close(): Promise<void>;
 }
@@ -238,22 +247,21 @@ export function createClusterIndexJobs(opts: ClusterIndexJobsOptions): ClusterIn
       const jobId = randomUUID();
       const root = request.root?.trim() || '.';
       const t = track(jobId, root, Date.now());
-      // First in the job's events, so any replica can find it while it waits for a scanner.
-      await publishJobEvent(
-        js,
-        {
-          jobId,
-          stage: 'query',
-          kind: JobEvent_Kind.JOB_QUEUED,
-          detail: JSON.stringify({
-            root,
-            ...(repository === undefined ? {} : { repository }),
-            rebuild: request.rebuild === true,
-            requestedAtMs: t.startedAt,
-          }),
-        },
-        { msgId: `${jobId}:queued` },
-      );
+      // First in the job's events, so any replica can find it while it waits for a
+      // scanner; announced once more for every replica's latest().
+      const queued = {
+        jobId,
+        stage: 'query',
+        kind: JobEvent_Kind.JOB_QUEUED,
+        detail: JSON.stringify({
+          root,
+          ...(repository === undefined ? {} : { repository }),
+          rebuild: request.rebuild === true,
+          requestedAtMs: t.startedAt,
+        }),
+      };
+      await publishJobEvent(js, queued, { msgId: `${jobId}:queued` });
+      await announceJob(js, queued, { msgId: `${jobId}:announced` });
       await publish(js, 'jobs', {
         jobId,
         files: [{ path: root, rebuild: request.rebuild === true, repository: repository ?? '' }],
@@ -269,9 +277,14 @@ export function createClusterIndexJobs(opts: ClusterIndexJobsOptions): ClusterIn
       return t ? snapshot(t) : undefined;
     },
 
-    latest() {
-      const t = newest ? jobs.get(newest) : undefined;
-      return t ? snapshot(t) : undefined;
+    async latest() {
+      // The newest job of any replica (the one a load balancer sent the start to
+      // need not be this one); this replica's own newest if the stream cannot say.
+      const id = await latestJobId(js).catch(() => undefined);
+      const t = id ? (jobs.get(id) ?? (await adopt(id))) : undefined;
+      const own = newest ? jobs.get(newest) : undefined;
+      const found = t ?? own;
+      return found ? snapshot(found) : undefined;
     },
 
     async *watch(jobId, options = {}) {
