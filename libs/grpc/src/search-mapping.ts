@@ -286,6 +286,7 @@ export function indexStatusToProto(
 ): Omit<MessageInitShape<typeof GetIndexStatusResponseSchema>, 'job' | '$typeName'> {
   return {
     root: info.root ?? '',
+    repositories: info.repositories,
     files: protoCount(info.files),
     chunks: protoCount(info.chunks),
     symbols: protoCount(info.symbols),
@@ -306,6 +307,7 @@ export function indexStatusToProto(
 export function indexStatusFromProto(s: GetIndexStatusResponse): IndexStatusInfo {
   return {
     root: s.root === '' ? null : s.root,
+    repositories: [...s.repositories],
     indexPath: s.indexPath,
     files: Number(s.files),
     chunks: Number(s.chunks),

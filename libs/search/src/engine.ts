@@ -686,6 +686,7 @@ class Engine implements SearchEngine {
     const [meta, stats] = await Promise.all([this.index.meta(), this.index.stats()]);
     return {
       root: meta.root,
+      repositories: Object.keys(meta.repositories ?? {}).sort(),
       indexPath: this.index.location,
       files: stats.files,
       chunks: stats.chunks,

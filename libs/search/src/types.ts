@@ -133,6 +133,8 @@ export interface SearchResponse {
 
 export interface IndexStatusInfo {
   root: string | null;
+  /** In an index of many repositories (a cluster's), their names, sorted: every path starts with one. */
+  repositories: string[];
   indexPath: string;
   files: number;
   chunks: number;

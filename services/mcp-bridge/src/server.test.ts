@@ -372,6 +372,7 @@ describe('mcp tools over an in-memory client', () => {
     const r = await conn.call('index_status');
     assert.deepEqual(r.structuredContent, {
       root: '/repo',
+      repositories: [],
       index_path: '/repo/.codesift/index.db',
       files: 2,
       chunks: 10,

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { connectCodesift } from '@codesift/grpc';
 import { runCli } from '../support/cli.js';
 import { freePort, isAlive, startDevCluster } from '../support/processes.js';
 import { writeTree } from '../support/tree.js';
@@ -229,6 +230,22 @@ describe('codesift cluster (npm run cluster, index --remote, search --remote)', 
       assert.equal(summary.totals.files, Object.keys(TREE).length + 1);
       assert.deepEqual(await search('addEdge', '--path', 'billing/**'), []);
       assert.equal((await search('addEdge'))[0], 'acme/graph/src/graph.ts');
+
+      // The query service names the repositories, and reads a snippet from the
+      // directory its repository was indexed from.
+      const client = connectCodesift(c.grpc);
+      try {
+        const status = await client.index.getIndexStatus({});
+        assert.deepEqual(status.repositories, ['acme/graph', 'billing']);
+        assert.equal(status.root, '');
+        const snippet = await client.search.getSnippet({
+          path: 'billing/src/invoice.ts',
+          range: { startLine: 2, endLine: 2 },
+        });
+        assert.match(snippet.text, /export function computeInvoiceTotal/);
+      } finally {
+        client.close();
+      }
 
       // An unnamed tree would plan every repository's files as deleted: refused.
       const unnamed = await indexAs(billingRoot);

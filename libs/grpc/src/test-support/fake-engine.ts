@@ -40,6 +40,7 @@ export const SYMBOL: SymbolInfo = {
 
 export const STATUS: IndexStatusInfo = {
   root: '/repo',
+  repositories: [],
   indexPath: '/repo/.codesift/index.db',
   files: 3,
   chunks: 42,

@@ -72,6 +72,7 @@ export class FakeEngine implements SearchEngine {
     this.record('status');
     return {
       root: '/repo',
+      repositories: [],
       indexPath: '/repo/.codesift/index.db',
       files: Object.keys(this.files).length,
       chunks: 10,

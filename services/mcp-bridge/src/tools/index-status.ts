@@ -8,6 +8,11 @@ export const indexStatusOutput = {
     .string()
     .nullable()
     .describe('Directory the index covers; paths in results are relative to it.'),
+  repositories: z
+    .array(z.string())
+    .describe(
+      'In an index of many repositories, their names: every path starts with one (root is then null). Empty for an index of one tree.',
+    ),
   index_path: z.string(),
   files: z.number().int(),
   chunks: z.number().int(),
@@ -20,7 +25,7 @@ export const indexStatusOutput = {
 };
 
 export const INDEX_STATUS_DESCRIPTION = [
-  'Describe the search index: the root directory it covers, counts of files, chunks, symbols and vectors, the embedding model (none means keyword-only search) and when it was last updated.',
+  'Describe the search index: the root directory it covers (or the repositories it holds), counts of files, chunks, symbols and vectors, the embedding model (none means keyword-only search) and when it was last updated.',
   'Use it to check what codebase you are searching, or whether the index is empty or stale, before trusting an empty search.',
 ].join(' ');
 
@@ -43,7 +48,9 @@ export function registerIndexStatus(server: McpServer, engine: SearchEngine): vo
       }
       const updated = s.updatedAt > 0 ? new Date(s.updatedAt).toISOString() : null;
       const text = [
-        `root: ${s.root ?? '(unknown)'}`,
+        s.repositories.length > 0
+          ? `repositories (${s.repositories.length}): ${s.repositories.join(', ')}`
+          : `root: ${s.root ?? '(unknown)'}`,
         `index: ${s.indexPath} (${formatBytes(s.bytes)})`,
         `files: ${s.files}, chunks: ${s.chunks}, symbols: ${s.symbols}, vectors: ${s.vectors}`,
         `embedder: ${s.embedder ? `${s.embedder}${s.dimensions ? ` (${s.dimensions}-d)` : ''}` : 'none (keyword search only)'}`,
@@ -51,6 +58,7 @@ export function registerIndexStatus(server: McpServer, engine: SearchEngine): vo
       ].join('\n');
       return okResult(text, {
         root: s.root,
+        repositories: s.repositories,
         index_path: s.indexPath,
         files: s.files,
         chunks: s.chunks,
