@@ -5,9 +5,10 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { consume, type HandlerContext } from './consumer.js';
 import { publishDeadLetter, readDeadLetters } from './dead-letter.js';
+import { followSubject } from './follow.js';
 import { publish, publishJobEvent } from './publisher.js';
 import { consumerConfig, ensureStreams, type TopologyOptions } from './streams.js';
-import { EVENTS, WORK_QUEUE_NAMES, WORK_QUEUES } from './subjects.js';
+import { EVENTS, jobEventsSubject, WORK_QUEUE_NAMES, WORK_QUEUES } from './subjects.js';
 import { startNatsServer } from './testing/nats-server.js';
 import { formatTraceparent, newRootTrace } from './trace-context.js';
 
@@ -342,6 +343,38 @@ test('a nats-server restart mid-stream resumes; every message arrives (exactly o
   });
   await c.stop();
   assert.equal(new Set(handled).size, 60);
+});
+
+test('following the events of a job survives a nats-server restart: every event once, in order', {
+  timeout: T,
+}, async (t) => {
+  const { server, js } = await setup(t);
+  const jobId = '00000000-0000-4000-8000-00000000f011';
+  const event = (i: number) => ({ jobId, stage: 'writer', detail: String(i) });
+  for (let i = 0; i < 5; i++) await publishJobEvent(js, event(i));
+  const seen: string[] = [];
+  const restarts: string[] = [];
+  const ac = new AbortController();
+  const following = (async () => {
+    for await (const m of followSubject(js, EVENTS.stream, jobEventsSubject(jobId), {
+      signal: ac.signal,
+      onRestart: (why) => restarts.push(why),
+    })) {
+      seen.push(new TextDecoder().decode(m.data).match(/\d+$/)?.[0] ?? '?');
+      if (seen.length === 12) break;
+    }
+  })();
+  await waitFor('the first five', () => seen.length === 5);
+  await server.restart({ hard: true });
+  // Published after the restart (the publisher retries while JetStream comes back).
+  for (let i = 5; i < 12; i++) await publishJobEvent(js, event(i));
+  await following;
+  ac.abort();
+  assert.deepEqual(
+    seen,
+    Array.from({ length: 12 }, (_, i) => String(i)),
+  );
+  assert.ok(restarts.length > 0, 'the lost consumer was replaced');
 });
 
 test('max_ack_pending bounds in-flight messages across replicas (back-pressure)', {

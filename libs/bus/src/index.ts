@@ -38,6 +38,7 @@ export {
   readDeadLetters,
   type StoredDeadLetter,
 } from './dead-letter.js';
+export { type FollowOptions, followSubject } from './follow.js';
 export { HEADER } from './headers.js';
 export {
   announceJob,

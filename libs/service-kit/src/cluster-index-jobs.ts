@@ -10,6 +10,7 @@ import { fromBinary } from '@bufbuild/protobuf';
 import {
   announceJob,
   EVENTS,
+  followSubject,
   jobEventsSubject,
   latestJobId,
   publish,
@@ -150,26 +151,17 @@ export function createClusterIndexJobs(opts: ClusterIndexJobsOptions): ClusterIn
 
   /** Follows the job's events (replayed from its first) until it ends or is stopped. */
   const follow = async (t: Tracked, signal: AbortSignal) => {
-    const consumer = await js.consumers.get(EVENTS.stream, {
-      // One subject as a string: nats-server 2.9 (Debian) rejects the array form.
-      filter_subjects: jobEventsSubject(t.status.jobId),
-    });
-    const messages = await consumer.consume();
-    const stop = () => void messages.close();
-    signal.addEventListener('abort', stop, { once: true });
-    try {
-      for await (const m of messages) {
-        const done = apply(t, m.data);
-        changed(t);
-        if (t.caughtUpTo !== undefined && m.seq >= t.caughtUpTo) {
-          t.caughtUpTo = undefined;
-          t.onCaughtUp?.();
-        }
-        if (done) break;
+    // Survives a restarted nats-server (see followSubject).
+    for await (const m of followSubject(js, EVENTS.stream, jobEventsSubject(t.status.jobId), {
+      signal,
+    })) {
+      const done = apply(t, m.data);
+      changed(t);
+      if (t.caughtUpTo !== undefined && m.seq >= t.caughtUpTo) {
+        t.caughtUpTo = undefined;
+        t.onCaughtUp?.();
       }
-    } finally {
-      signal.removeEventListener('abort', stop);
-      await messages.close();
+      if (done) break;
     }
   };
 

@@ -3,7 +3,7 @@
 // ends in one FILE_DONE or FILE_FAILED from the stage that finished it,
 // reported alone or, for a whole batch, as one entry of a FILES event.
 import { fromBinary } from '@bufbuild/protobuf';
-import { EVENTS, jobEventsSubject } from '@codesift/bus';
+import { EVENTS, followSubject, jobEventsSubject } from '@codesift/bus';
 import { CodesiftError } from '@codesift/core';
 import { type JobEvent, JobEvent_Kind, JobEventSchema } from '@codesift/proto';
 import type { JetStreamClient } from '@nats-io/jetstream';
@@ -108,31 +108,30 @@ export async function watchJob(
   opts: WatchJobOptions = {},
 ): Promise<JobProgress> {
   const progress = newJobProgress(jobId);
-  const consumer = await js.consumers.get(EVENTS.stream, {
-    // One subject as a string: nats-server 2.9 (Debian) rejects the array form.
-    filter_subjects: jobEventsSubject(jobId),
-  });
-  const messages = await consumer.consume();
-  const stop = () => void messages.close();
-  opts.signal?.addEventListener('abort', stop, { once: true });
+  // Ends the watch: the caller's signal, or the timeout.
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
   let timedOut = false;
   const timer =
     opts.timeoutMs === undefined
       ? undefined
       : setTimeout(() => {
           timedOut = true;
-          stop();
+          stop.abort();
         }, opts.timeoutMs);
   try {
-    for await (const m of messages) {
+    const events = followSubject(js, EVENTS.stream, jobEventsSubject(jobId), {
+      signal: stop.signal,
+    });
+    for await (const m of events) {
       applyJobEvent(progress, fromBinary(JobEventSchema, m.data));
       opts.onProgress?.(progress);
       if (isJobComplete(progress)) break;
     }
   } finally {
     clearTimeout(timer);
-    opts.signal?.removeEventListener('abort', stop);
-    await messages.close();
+    opts.signal?.removeEventListener('abort', onAbort);
   }
   if (progress.jobFailed !== null) {
     throw new CodesiftError('INTERNAL', `index job ${jobId} failed: ${progress.jobFailed}`);
