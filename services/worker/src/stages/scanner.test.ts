@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ensureStreams } from '@codesift/bus';
-import { type NatsServerHandle, startNatsServer } from '@codesift/bus/testing';
+import { startNatsServer } from '@codesift/bus/testing';
 import {
   type ClusterIndexJobs,
   type ClusterJobStatus,
@@ -64,40 +64,55 @@ describe('resolveJobRoot', () => {
   });
 });
 
+/** Every stage in this process on a fresh nats-server and index, and the cluster's job runner. */
+async function startPipeline() {
+  const work = mkdtempSync(path.join(tmpdir(), 'codesift-scanner-'));
+  const server = await startNatsServer();
+  const nc = await connect({ servers: server.url });
+  await ensureStreams(await jetstreamManager(nc));
+  const indexPath = path.join(work, 'data', 'index.db');
+  const env = {
+    NATS_URL: server.url,
+    CODESIFT_INDEX: indexPath,
+    CODESIFT_EMBEDDER: 'none',
+    CODESIFT_SCAN_ROOT: path.join(work, 'checkouts'),
+    CODESIFT_PULL_EXPIRES_MS: '1000',
+  };
+  const running: RunningStage[] = [];
+  for (const stage of Object.values(STAGES)) {
+    // The scanner gets no CODESIFT_INDEX: it must not need the writer's disk.
+    const stageEnv = stage.name === 'scanner' ? { ...env, CODESIFT_INDEX: '' } : { ...env };
+    running.push(await runStage(stage, { env: stageEnv, handleSignals: false, log: quiet }));
+  }
+  const jobs = createClusterIndexJobs({ js: jetstream(nc) });
+  return {
+    work,
+    nc,
+    jobs,
+    indexPath,
+    async stop() {
+      await jobs.close();
+      await Promise.all(running.map((r) => r.stop()));
+      await nc.close();
+      await server.stop();
+      rmSync(work, { recursive: true, force: true });
+    },
+  };
+}
+
 describe('scanner service with the pipeline stages', () => {
   let work: string;
-  let server: NatsServerHandle;
   let nc: NatsConnection;
-  const running: RunningStage[] = [];
   let jobs: ClusterIndexJobs;
   let indexPath: string;
+  let pipeline: Awaited<ReturnType<typeof startPipeline>> | undefined;
 
   before(async () => {
-    work = mkdtempSync(path.join(tmpdir(), 'codesift-scanner-'));
-    server = await startNatsServer();
-    nc = await connect({ servers: server.url });
-    await ensureStreams(await jetstreamManager(nc));
-    indexPath = path.join(work, 'data', 'index.db');
-    const env = {
-      NATS_URL: server.url,
-      CODESIFT_INDEX: indexPath,
-      CODESIFT_EMBEDDER: 'none',
-      CODESIFT_SCAN_ROOT: path.join(work, 'checkouts'),
-      CODESIFT_PULL_EXPIRES_MS: '1000',
-    };
-    for (const stage of Object.values(STAGES)) {
-      // The scanner gets no CODESIFT_INDEX: it must not need the writer's disk.
-      const stageEnv = stage.name === 'scanner' ? { ...env, CODESIFT_INDEX: '' } : { ...env };
-      running.push(await runStage(stage, { env: stageEnv, handleSignals: false, log: quiet }));
-    }
-    jobs = createClusterIndexJobs({ js: jetstream(nc) });
+    pipeline = await startPipeline();
+    ({ work, nc, jobs, indexPath } = pipeline);
   });
   after(async () => {
-    await jobs?.close();
-    await Promise.all(running.map((r) => r.stop()));
-    await nc?.close();
-    await server?.stop();
-    rmSync(work, { recursive: true, force: true });
+    await pipeline?.stop();
   });
 
   test('a job request is scanned, indexed, and incremental the second time', async () => {
@@ -164,5 +179,53 @@ describe('scanner service with the pipeline stages', () => {
     const outside = await finished(jobs, (await jobs.start({ root: '/etc' })).jobId);
     assert.equal(outside.state, 'failed');
     assert.match(outside.error ?? '', /outside the scanner's CODESIFT_SCAN_ROOT/);
+  });
+});
+
+describe('scanner service, an index of many repositories', () => {
+  let pipeline: Awaited<ReturnType<typeof startPipeline>> | undefined;
+  before(async () => {
+    pipeline = await startPipeline();
+  });
+  after(async () => {
+    await pipeline?.stop();
+  });
+
+  test('jobs that name repositories store them apart, each planned within its own', async () => {
+    const { work, jobs, indexPath } = pipeline!;
+    writeTree(path.join(work, 'checkouts', 'api'), { 'src/a.ts': 'export const api = 1;\n' });
+    writeTree(path.join(work, 'checkouts', 'web'), {
+      'src/a.ts': 'export const web = 1;\n',
+      'src/b.ts': 'export const webB = 2;\n',
+    });
+    const api = await finished(
+      jobs,
+      (await jobs.start({ root: 'api', repository: 'acme/api' })).jobId,
+    );
+    assert.equal(api.state, 'succeeded', api.error ?? '');
+    const web = await finished(jobs, (await jobs.start({ root: 'web', repository: 'web' })).jobId);
+    assert.equal(web.state, 'succeeded', web.error ?? '');
+    assert.equal(web.filesDeleted, 0, 'the other repository is not this job to delete');
+    // Unchanged: nothing to send, and still nothing of acme/api deleted.
+    const again = await finished(
+      jobs,
+      (await jobs.start({ root: 'web', repository: 'web' })).jobId,
+    );
+    assert.equal(again.filesTotal, 0);
+    const index = openSqliteIndex(indexPath, { readonly: true });
+    try {
+      const paths = [...(await index.manifest.all()).keys()].sort();
+      assert.deepEqual(paths, ['acme/api/src/a.ts', 'web/src/a.ts', 'web/src/b.ts']);
+      assert.deepEqual(index.meta().repositories, {
+        'acme/api': path.join(work, 'checkouts', 'api'),
+        web: path.join(work, 'checkouts', 'web'),
+      });
+    } finally {
+      index.close();
+    }
+    // An unnamed tree may not join: it would plan both repositories as deleted.
+    const unnamed = await finished(jobs, (await jobs.start({ root: 'web' })).jobId);
+    assert.equal(unnamed.state, 'failed');
+    assert.match(unnamed.error ?? '', /holds repositories \(acme\/api, web\)/);
   });
 });
