@@ -4,9 +4,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { startNatsServer } from '@codesift/bus/testing';
 import { connectCodesift } from '@codesift/grpc';
-import { runCli } from '../support/cli.js';
-import { freePort, isAlive, startDevCluster } from '../support/processes.js';
+import { collect, runCli, startCli } from '../support/cli.js';
+import { freePort, isAlive, startDevCluster, startWorker } from '../support/processes.js';
 import { writeTree } from '../support/tree.js';
 
 const TREE = {
@@ -264,6 +265,45 @@ describe('codesift cluster (npm run cluster, index --remote, search --remote)', 
     } finally {
       c.proc.kill('SIGTERM');
       assert.equal(await c.exited, 0, c.output());
+    }
+  });
+
+  test('index --remote says so when the cluster makes no progress, and Ctrl-C stops it', async () => {
+    // Only NATS and the writer: the plan comes back, but no chunker takes the files.
+    const server = await startNatsServer();
+    const writer = startWorker('writer', {
+      NATS_URL: server.url,
+      CODESIFT_INDEX: path.join(work, 'stalled', 'index.db'),
+      CODESIFT_EMBEDDER: 'none',
+    });
+    try {
+      const root = path.join(work, 'stalled-repo');
+      writeTree(root, { 'a.ts': 'export const a = 1;\n' });
+      const cli = startCli(['index', '--remote', server.url, root], {
+        env: { CODESIFT_STALL_NOTICE_MS: '500' },
+      });
+      const result = collect(cli, 30_000);
+      let stderr = '';
+      cli.stderr?.on('data', (b: Buffer) => {
+        stderr += b.toString();
+      });
+      const deadline = Date.now() + 20_000;
+      while (!/no progress from the cluster/.test(stderr)) {
+        assert.ok(Date.now() < deadline, `no stall notice:\n${stderr}\n${writer.log}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.match(
+        stderr,
+        /no progress from the cluster for \d+ s \(0 files done\): are its chunker, embedder and writer services running\?/,
+      );
+      cli.kill('SIGINT');
+      const r = await result;
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /cancelled; the cluster finishes the files already sent/);
+    } finally {
+      writer.proc.kill('SIGTERM');
+      await writer.exit;
+      await server.stop();
     }
   });
 });

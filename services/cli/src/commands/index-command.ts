@@ -47,7 +47,15 @@ Environment:
   OLLAMA_HOST             embed with Ollama instead of the built-in model
   CODESIFT_EMBED_MODEL    Ollama embedding model (default nomic-embed-text)
   CODESIFT_INDEX          with --remote: a cluster index file to leave out of the scan
+  CODESIFT_STALL_NOTICE_MS  with --remote: warn after this long without progress
+                          from the cluster (default 60000, then twice as long)
 `;
+
+/** CODESIFT_STALL_NOTICE_MS: a positive number of ms, else the default. */
+function stallNotice(value: string | undefined): { stallNoticeMs?: number } {
+  const ms = Number(value);
+  return value !== undefined && Number.isFinite(ms) && ms > 0 ? { stallNoticeMs: ms } : {};
+}
 
 /** --repository's value, checked here: a bad name is a usage error, not a failed job. */
 function repositoryOption(value: string | undefined): string | undefined {
@@ -140,6 +148,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         maxFileBytes,
         extraIgnore: values.ignore,
         view,
+        ...stallNotice(io.env.CODESIFT_STALL_NOTICE_MS),
       });
     } finally {
       view.done();

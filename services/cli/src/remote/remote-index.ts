@@ -24,7 +24,15 @@ export interface RemoteIndexOptions {
   maxFileBytes?: number;
   extraIgnore?: string[];
   view: ProgressView;
+  /**
+   * Warn after this long without word from the cluster (then after twice as
+   * long, and so on); default 60 s. A job whose stages are not running waits
+   * for them: without the warning it would look hung.
+   */
+  stallNoticeMs?: number;
 }
+
+const DEFAULT_STALL_NOTICE_MS = 60_000;
 
 const CLUSTER_HINT =
   'start the development cluster with `npm run cluster` and pass the NATS URL it prints';
@@ -37,6 +45,34 @@ async function connectNats(url: string): Promise<NatsConnection> {
       hint: CLUSTER_HINT,
     });
   }
+}
+
+/** Warns on the view while the cluster stays silent: after stallNoticeMs, then twice as long, ... */
+function stallNotices(opts: RemoteIndexOptions, filesDone: () => number) {
+  const first = opts.stallNoticeMs ?? DEFAULT_STALL_NOTICE_MS;
+  let lastHeard = performance.now();
+  let next = first;
+  const timer = setInterval(
+    () => {
+      const quiet = performance.now() - lastHeard;
+      if (quiet < next) return;
+      next *= 2;
+      opts.view.notice(
+        `no progress from the cluster for ${Math.round(quiet / 1000)} s (${filesDone()} files done): ` +
+          'are its chunker, embedder and writer services running? Ctrl-C stops waiting; ' +
+          'the same command run later sends only what is still missing',
+      );
+    },
+    Math.min(1000, first),
+  );
+  timer.unref();
+  return {
+    heard() {
+      lastHeard = performance.now();
+      next = first;
+    },
+    stop: () => clearInterval(timer),
+  };
 }
 
 function round(n: number): number {
@@ -115,7 +151,20 @@ export async function indexRemote(opts: RemoteIndexOptions): Promise<IndexSummar
       });
     };
     show(null);
-    progress = await watchJob(js, job.jobId, { signal: abort.signal, onProgress: show });
+    let done = 0;
+    const stall = stallNotices(opts, () => done);
+    try {
+      progress = await watchJob(js, job.jobId, {
+        signal: abort.signal,
+        onProgress: (p) => {
+          done = p.filesDone + p.filesFailed;
+          stall.heard();
+          show(p);
+        },
+      });
+    } finally {
+      stall.stop();
+    }
     totals = await fetchIndexStats(nc);
   } catch (err) {
     if (abort.signal.aborted) {

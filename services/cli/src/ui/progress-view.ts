@@ -3,6 +3,8 @@ import { formatCount, formatDuration, styleFor } from './format.js';
 
 export interface ProgressView {
   update(p: IndexProgress): void;
+  /** A line that stays (a warning) above the live progress. */
+  notice(text: string): void;
   /** Clears the live line (TTY) so the summary prints cleanly. */
   done(): void;
 }
@@ -20,7 +22,11 @@ const PHASE_LABEL: Record<IndexProgress['phase'], string> = {
 export function ttyProgress(stream: NodeJS.WriteStream): ProgressView {
   const style = styleFor(stream);
   let drawn = false;
+  let last = '';
   return {
+    notice(text) {
+      stream.write(`\r\x1b[2K${style.yellow(text)}\n${drawn ? last : ''}`);
+    },
     update(p) {
       const width = Math.max(10, Math.min(30, (stream.columns ?? 80) - 70));
       let line: string;
@@ -33,6 +39,7 @@ export function ttyProgress(stream: NodeJS.WriteStream): ProgressView {
         line = `${style.dim(PHASE_LABEL[p.phase])}${p.filesScanned ? ` · ${formatCount(p.filesScanned)} files found` : ''}`;
       }
       stream.write(`\r\x1b[2K${line}`);
+      last = line;
       drawn = true;
     },
     done() {
@@ -47,6 +54,9 @@ export function lineProgress(stream: NodeJS.WritableStream, everyMs = 5000): Pro
   let lastPhase: string | null = null;
   let lastLine = 0;
   return {
+    notice(text) {
+      stream.write(`${text}\n`);
+    },
     update(p) {
       const now = Date.now();
       if (p.phase !== lastPhase) {
@@ -73,5 +83,5 @@ export function lineProgress(stream: NodeJS.WritableStream, everyMs = 5000): Pro
 }
 
 export function silentProgress(): ProgressView {
-  return { update() {}, done() {} };
+  return { update() {}, notice() {}, done() {} };
 }
