@@ -21,7 +21,7 @@ export const SERVER_INSTRUCTIONS = [
   'codesift searches one indexed codebase.',
   'Start with search_code for questions and identifiers; use find_symbol for the exact definition of a known name;',
   'read around any result with get_snippet(path, start_line, end_line).',
-  'Paths are relative to the indexed root (index_status shows it).',
+  'Paths are relative to the indexed root (index_status shows it); in an index of many repositories each path starts with its repository name (index_status lists them), and path_include ["<name>/**"] keeps a search to one.',
 ].join(' ');
 
 /**

@@ -38,7 +38,7 @@ export const searchCodeInput = {
   path_include: globList
     .optional()
     .describe(
-      'Only paths matching any of these globs, relative to the indexed root, e.g. ["src/**"].',
+      'Only paths matching any of these globs, relative to the indexed root, e.g. ["src/**"] (or ["<repository>/**"] for one repository of many).',
     ),
   path_exclude: globList
     .optional()
