@@ -116,7 +116,7 @@ describe('manifest service', () => {
   test('a repository lists its own files only, records its directory, and must fit the index', async () => {
     const repos = openSqliteIndex(path.join(dir, 'repos.db'), { create: true });
     const service = serveManifest(nc, {
-      all: () => repos.manifest.all(),
+      all: (prefix) => repos.manifest.all(prefix),
       setRoot: (root, repository) => repos.setRoot(root, repository),
     });
     try {

@@ -23,7 +23,8 @@ import type { NatsConnection } from '@nats-io/transport-node';
 
 /** What the writer offers the service. */
 export interface ManifestSource {
-  all(): Promise<Map<string, FileRecord>> | Map<string, FileRecord>;
+  /** Every record, or those whose path starts with `prefix`. */
+  all(prefix?: string): Promise<Map<string, FileRecord>> | Map<string, FileRecord>;
   /**
    * Records the root the index's paths are relative to, or the directory of
    * `repository` (a scanner names them); throws when the job does not fit
@@ -63,7 +64,8 @@ export function serveManifest(
     for (const [id, s] of snapshots) if (now - s.usedAt > ttl) snapshots.delete(id);
     while (snapshots.size >= MAX_SNAPSHOTS) snapshots.delete(snapshots.keys().next().value!);
     const prefix = repository === '' ? '' : repositoryPrefix(repository);
-    const records = [...(await source.all()).values()]
+    const records = [...(await source.all(prefix)).values()]
+      // A source that ignores the prefix still lists this repository only.
       .filter((r) => r.path.startsWith(prefix))
       .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     const id = randomUUID();

@@ -110,7 +110,7 @@ export class ElasticsearchManifest implements Manifest {
     return d.found && d._source?.path === path ? fromSource(d._source) : undefined;
   }
 
-  async all(): Promise<Map<string, FileRecord>> {
+  async all(prefix = ''): Promise<Map<string, FileRecord>> {
     const out = new Map<string, FileRecord>();
     let after: estypes.SortResults | undefined;
     for (;;) {
@@ -120,6 +120,7 @@ export class ElasticsearchManifest implements Manifest {
           size: PAGE,
           sort: [{ path: 'asc' }],
           track_total_hits: false,
+          ...(prefix === '' ? {} : { query: { prefix: { path: prefix } } }),
           ...(after ? { search_after: after } : {}),
         }),
       );

@@ -603,5 +603,27 @@ export function runManifestContract(name: string, factory: ContractFactory<Manif
         assert.equal((await m.all()).size, 1);
       }),
     );
+    test(
+      'all(prefix) lists the records under a prefix only',
+      run(async (m) => {
+        const paths = [
+          'acme/api/a.ts',
+          'acme/api/src/b.ts',
+          'acme/api-v2/a.ts',
+          'acme/apiz',
+          'web/a.ts',
+          'acme/api',
+        ];
+        await m.put(paths.map((p) => rec(p)));
+        assert.deepEqual([...(await m.all('acme/api/')).keys()].sort(), [
+          'acme/api/a.ts',
+          'acme/api/src/b.ts',
+        ]);
+        assert.deepEqual([...(await m.all('web/')).keys()], ['web/a.ts']);
+        assert.equal((await m.all('none/')).size, 0);
+        assert.equal((await m.all('')).size, paths.length);
+        assert.equal((await m.all()).size, paths.length);
+      }),
+    );
   });
 }

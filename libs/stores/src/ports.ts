@@ -126,7 +126,12 @@ export interface SymbolIndex {
 
 export interface Manifest {
   get(path: string): Promise<FileRecord | undefined>;
-  all(): Promise<Map<string, FileRecord>>;
+  /**
+   * Every record, or with `prefix` those whose path starts with it (one
+   * repository of an index of many: `acme/api/`), read by range, not by
+   * filtering the whole manifest.
+   */
+  all(prefix?: string): Promise<Map<string, FileRecord>>;
   /** Inserts or replaces records by path. */
   put(records: FileRecord[]): Promise<void>;
   /** Removes the records only; use LocalIndex.removeFiles to drop derived data too. */

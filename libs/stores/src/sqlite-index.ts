@@ -152,8 +152,8 @@ class SqliteIndex implements SqliteLocalIndex {
       async get(p) {
         return self.read(() => files.get(p));
       },
-      async all() {
-        return self.read(() => files.all());
+      async all(prefix) {
+        return self.read(() => files.all(prefix));
       },
       async put(records) {
         self.write(() => {

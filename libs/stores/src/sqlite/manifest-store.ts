@@ -26,6 +26,11 @@ function rowToFile(r: FileRow): FileRecord {
   };
 }
 
+/** The smallest string above every string that starts with `prefix` (its last UTF-16 unit raised). */
+function prefixEnd(prefix: string): string {
+  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+}
+
 export class ManifestStore {
   constructor(private readonly ctx: SqliteContext) {}
 
@@ -34,9 +39,19 @@ export class ManifestStore {
     return row ? rowToFile(row) : undefined;
   }
 
-  all(): Map<string, FileRecord> {
-    const rows = this.ctx.stmt('SELECT * FROM files ORDER BY path').all() as FileRow[];
-    return new Map(rows.map((r) => [r.path, rowToFile(r)]));
+  all(prefix = ''): Map<string, FileRecord> {
+    const rows = (
+      prefix === ''
+        ? this.ctx.stmt('SELECT * FROM files ORDER BY path').all()
+        : // The primary key's range [prefix, prefix with its last character raised): the
+          // paths that start with it under BINARY collation, without reading the others.
+          this.ctx
+            .stmt('SELECT * FROM files WHERE path >= ? AND path < ? ORDER BY path')
+            .all(prefix, prefixEnd(prefix))
+    ) as FileRow[];
+    return new Map(
+      rows.filter((r) => r.path.startsWith(prefix)).map((r) => [r.path, rowToFile(r)]),
+    );
   }
 
   put(r: FileRecord): void {

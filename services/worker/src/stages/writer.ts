@@ -57,7 +57,7 @@ export const writerStage: StageDefinition = {
     const manifest = serveManifest(
       nc,
       {
-        all: () => index.manifest.all(),
+        all: (prefix) => index.manifest.all(prefix),
         setRoot: (root, repository) => index.setRoot(root, repository),
       },
       { onError: (err) => log.warn('manifest request failed', { error: err }) },
