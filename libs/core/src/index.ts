@@ -10,9 +10,11 @@ export {
 export { isInside, resolveInsideRoot, toPosix } from './paths.js';
 export {
   checkRepositoryName,
+  forgetRepositories,
   type IndexLayout,
   MAX_REPOSITORY_NAME,
   placeRoot,
+  repositoriesOf,
   repositoryPrefix,
   splitRepositoryPath,
 } from './repositories.js';

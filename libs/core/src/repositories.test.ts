@@ -3,9 +3,11 @@ import { test } from 'node:test';
 import { isCodesiftError } from './errors.js';
 import {
   checkRepositoryName,
+  forgetRepositories,
   type IndexLayout,
   MAX_REPOSITORY_NAME,
   placeRoot,
+  repositoriesOf,
   splitRepositoryPath,
 } from './repositories.js';
 
@@ -86,4 +88,19 @@ test('an indexed path splits into its repository and the path inside it', () => 
   assert.equal(splitRepositoryPath(repos, 'apix/x.go'), null);
   assert.equal(splitRepositoryPath(repos, 'acme/other/a.ts'), null);
   assert.equal(splitRepositoryPath({}, 'api/x.go'), null);
+});
+
+test('the repositories removed paths belonged to, and a layout without some of them', () => {
+  const layout: IndexLayout = { root: null, repositories: { api: '/r/api', web: '/r/web' } };
+  assert.deepEqual(
+    repositoriesOf(layout.repositories, ['api/a.ts', 'api/b.ts', 'other/x', 'web/c']).sort(),
+    ['api', 'web'],
+  );
+  assert.deepEqual(repositoriesOf(layout.repositories, ['other/x']), []);
+  assert.deepEqual(forgetRepositories(layout, ['api']), {
+    root: null,
+    repositories: { web: '/r/web' },
+  });
+  assert.equal(forgetRepositories(layout, ['nope']), null);
+  assert.deepEqual(forgetRepositories(layout, ['api', 'web']), { root: null, repositories: {} });
 });

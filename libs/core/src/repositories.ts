@@ -114,6 +114,32 @@ export function placeRoot(
 }
 
 /**
+ * The repositories some of `removedPaths` belonged to: the ones to check
+ * for emptiness after a removal (an emptied repository is forgotten).
+ */
+export function repositoriesOf(
+  repositories: Readonly<Record<string, string>>,
+  removedPaths: readonly string[],
+): string[] {
+  const out = new Set<string>();
+  for (const p of removedPaths) {
+    const hit = splitRepositoryPath(repositories, p);
+    if (hit) out.add(hit.repository);
+  }
+  return [...out];
+}
+
+/** The layout without `names`, or null when none of them is recorded. */
+export function forgetRepositories(
+  layout: IndexLayout,
+  names: readonly string[],
+): IndexLayout | null {
+  const kept = Object.entries(layout.repositories).filter(([n]) => !names.includes(n));
+  if (kept.length === Object.keys(layout.repositories).length) return null;
+  return { root: layout.root, repositories: Object.fromEntries(kept) };
+}
+
+/**
  * The repository an indexed path belongs to and the path inside it, or
  * null for a path of no recorded repository.
  */

@@ -373,6 +373,23 @@ describe('ClusterIndex: removeFiles', () => {
   });
 });
 
+describe('ClusterIndex: repositories', () => {
+  test('jobs record repositories; removing the last file of one forgets it', async () => {
+    const ix = await open();
+    await ix.ensureEmbedder('test:e4', DIMS);
+    await ix.setRoot('/r/api', 'api');
+    await ix.setRoot('/r/web', 'web');
+    await ix.commitFiles([commit('api/a.ts', ['a1']), commit('web/c.ts', ['c1'])]);
+    assert.deepEqual((await ix.meta()).repositories, { api: '/r/api', web: '/r/web' });
+    await assert.rejects(ix.setRoot('/src/tree'), /holds repositories \(api, web\)/);
+    assert.deepEqual([...(await ix.manifest.all('api/')).keys()], ['api/a.ts']);
+    await ix.removeFiles(['api/a.ts']);
+    assert.deepEqual((await ix.meta()).repositories, { web: '/r/web' });
+    assert.deepEqual(chunkIds(), ['c1']);
+    await ix.close();
+  });
+});
+
 describe('ClusterIndex: symbols', () => {
   test('a given symbol index is written with each commit and read by lookups', async () => {
     const sqlite = openSqliteIndex(':memory:');

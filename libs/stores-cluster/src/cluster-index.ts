@@ -34,7 +34,13 @@
  * this needs two overlapping jobs touching the same file. The next commit of
  * the file repairs it.
  */
-import { CodesiftError, placeRoot } from '@codesift/core';
+import {
+  CodesiftError,
+  forgetRepositories,
+  placeRoot,
+  repositoriesOf,
+  repositoryPrefix,
+} from '@codesift/core';
 import type { SearchIndex } from '@codesift/search';
 import type {
   FileCommit,
@@ -316,7 +322,25 @@ export class ClusterIndex implements SearchIndex, WriterStore {
     if (this.writesSymbols) await this.symbols.deleteByPaths(unique);
     // Last: until the record goes, the file is still known and the removal is retried.
     await this.manifest.remove(unique);
+    await this.forgetEmptied(unique);
     await this.esMeta.touch();
+  }
+
+  /** A repository whose last file went is forgotten (removing a repository is emptying it). */
+  private async forgetEmptied(removed: string[]): Promise<void> {
+    for (let attempt = 0; attempt < META_ATTEMPTS; attempt++) {
+      const at = await this.esMeta.read();
+      const emptied: string[] = [];
+      for (const name of repositoriesOf(at.meta.repositories, removed)) {
+        if ((await this.manifest.all(repositoryPrefix(name))).size === 0) emptied.push(name);
+      }
+      const next = forgetRepositories(at.meta, emptied);
+      if (next === null || (await this.esMeta.update(at, next))) return;
+    }
+    throw new CodesiftError(
+      'INTERNAL',
+      `the metadata of index ${this.location} kept changing while forgetting emptied repositories`,
+    );
   }
 
   /** Deletes every index and the collection of this store set (tests, rebuilds); the index stays usable only after a new open with `create`. */

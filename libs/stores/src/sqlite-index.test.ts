@@ -237,6 +237,32 @@ describe('SqliteIndex as LocalIndex', () => {
     ix.close();
   });
 
+  test('removing the last file of a repository forgets it; its name may then be reused anywhere', async () => {
+    const ix = openSqliteIndex(':memory:');
+    ix.setEmbedder('test', DIMS);
+    ix.setRoot('/r/api', 'api');
+    ix.setRoot('/r/web', 'web');
+    ix.commitFiles([
+      fileCommit('api/a.ts', ['one']),
+      fileCommit('api/b.ts', ['two']),
+      fileCommit('web/c.ts', ['three']),
+    ]);
+    ix.removeFiles(['api/a.ts']);
+    assert.deepEqual(
+      ix.meta().repositories,
+      { api: '/r/api', web: '/r/web' },
+      'api still has b.ts',
+    );
+    ix.removeFiles(['api/b.ts']);
+    assert.deepEqual(ix.meta().repositories, { web: '/r/web' });
+    ix.removeFiles(['web/c.ts']);
+    assert.deepEqual(ix.meta().repositories, {});
+    // Emptied of repositories, the index may hold an unnamed tree again.
+    ix.setRoot('/src/tree');
+    assert.equal(ix.meta().root, '/src/tree');
+    ix.close();
+  });
+
   test('reopen persists data and meta; readonly refuses writes', async () => {
     const file = tmpFile();
     const ix = openSqliteIndex(file);

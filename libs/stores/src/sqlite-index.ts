@@ -9,7 +9,13 @@
  */
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { CodesiftError, placeRoot } from '@codesift/core';
+import {
+  CodesiftError,
+  forgetRepositories,
+  placeRoot,
+  repositoriesOf,
+  repositoryPrefix,
+} from '@codesift/core';
 import Database from 'better-sqlite3';
 import { load as loadSqliteVec } from 'sqlite-vec';
 import type { FileCommit, IndexMeta, IndexStats, LocalIndex } from './local-index.js';
@@ -276,7 +282,20 @@ class SqliteIndex implements SqliteLocalIndex {
     this.write(() => {
       this.removeDerived(paths);
       this.files.remove(paths);
+      this.forgetEmptied(paths);
     });
+  }
+
+  /** A repository whose last file went is forgotten (removing a repository is emptying it). */
+  private forgetEmptied(removed: string[]): void {
+    const meta = this.meta();
+    const emptied = repositoriesOf(meta.repositories, removed).filter(
+      (name) => this.files.all(repositoryPrefix(name)).size === 0,
+    );
+    const next = forgetRepositories(meta, emptied);
+    if (next === null) return;
+    const left = Object.keys(next.repositories).length > 0;
+    setMetaValue(this.ctx, 'repositories', left ? JSON.stringify(next.repositories) : null);
   }
 
   setEmbedder(name: string | null, dimensions: number | null): void {

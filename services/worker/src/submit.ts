@@ -18,6 +18,7 @@ import {
   type WorkFile,
 } from '@codesift/bus';
 import {
+  CodesiftError,
   checkRepositoryName,
   type FileRecord,
   repositoryPrefix,
@@ -37,6 +38,11 @@ export interface SubmitOptions {
    * are planned against (and deleted when gone). Default: the index is this tree.
    */
   repository?: string;
+  /**
+   * Scan nothing: every file the manifest holds (under `repository`) is
+   * deleted. Removing a repository from an index of many.
+   */
+  scanNothing?: boolean;
   /** Send every file, ignoring the manifest's size/mtime and hash shortcuts. */
   rebuild?: boolean;
   maxFileBytes?: number;
@@ -114,13 +120,19 @@ async function submit(
   manifestInput: ManifestInput,
   opts: SubmitOptions,
 ): Promise<SubmittedJob> {
-  const scanned = await scan({
-    root: absRoot,
-    maxFileBytes: opts.maxFileBytes,
-    excludeDirs: opts.excludeDirs ?? [],
-    extraIgnore: opts.extraIgnore,
-    signal: opts.signal,
-  });
+  if (opts.scanNothing && opts.repository === undefined) {
+    // Without a repository that would delete the whole index.
+    throw new CodesiftError('INVALID_ARGUMENT', 'scanNothing needs a repository to remove');
+  }
+  const scanned = opts.scanNothing
+    ? { files: [], skipped: {} }
+    : await scan({
+        root: absRoot,
+        maxFileBytes: opts.maxFileBytes,
+        excludeDirs: opts.excludeDirs ?? [],
+        extraIgnore: opts.extraIgnore,
+        signal: opts.signal,
+      });
   const fetched = typeof manifestInput === 'function' ? await manifestInput() : manifestInput;
   let files = scanned.files;
   let manifest = fetched;

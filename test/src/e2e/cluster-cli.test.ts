@@ -262,6 +262,42 @@ describe('codesift cluster (npm run cluster, index --remote, search --remote)', 
       assert.equal(localOnly.code, 2);
       assert.match(localOnly.stderr, /--repository applies with --remote only/);
       assert.equal((await search('computeInvoiceTotal'))[0], 'billing/src/invoice.ts');
+
+      // Removing a repository deletes its files and forgets its name.
+      const removed = await runCli([
+        'index',
+        '--remote',
+        c.natsUrl,
+        '--repository',
+        'billing',
+        '--remove',
+        '--json',
+      ]);
+      assert.equal(removed.code, 0, removed.stderr);
+      const gone = JSON.parse(removed.stdout);
+      assert.equal(gone.filesDeleted, 1);
+      assert.equal(gone.totals.files, Object.keys(TREE).length);
+      assert.ok(!(await search('computeInvoiceTotal')).some((p) => p.startsWith('billing/')));
+      const after = connectCodesift(c.grpc);
+      try {
+        assert.deepEqual((await after.index.getIndexStatus({})).repositories, ['acme/graph']);
+      } finally {
+        after.close();
+      }
+      const noName = await runCli(['index', '--remote', c.natsUrl, '--remove']);
+      assert.equal(noName.code, 2);
+      assert.match(noName.stderr, /--remove needs --remote <nats-url> and --repository <name>/);
+      const withDir = await runCli([
+        'index',
+        '--remote',
+        c.natsUrl,
+        '--repository',
+        'x',
+        '--remove',
+        billingRoot,
+      ]);
+      assert.equal(withDir.code, 2);
+      assert.match(withDir.stderr, /--remove takes no <dir>/);
     } finally {
       c.proc.kill('SIGTERM');
       assert.equal(await c.exited, 0, c.output());

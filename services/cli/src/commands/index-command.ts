@@ -7,9 +7,15 @@ import { defaultIndexPath, type IndexSummary, indexRepository } from '@codesift/
 import { indexFileFromOption } from '../index-location.js';
 import { type CliIO, EXIT, UsageError } from '../io.js';
 import { formatCount, styleFor } from '../ui/format.js';
-import { lineProgress, silentProgress, ttyProgress } from '../ui/progress-view.js';
+import {
+  lineProgress,
+  type ProgressView,
+  silentProgress,
+  ttyProgress,
+} from '../ui/progress-view.js';
 
 export const help = `Usage: codesift index [options] <dir>
+       codesift index --remote <nats-url> --repository <name> --remove
 
 Indexes a directory into a local index (default <dir>/.codesift/). A second
 run only re-processes files that changed, and removes deleted ones.
@@ -26,6 +32,8 @@ Options:
                           of in this process; see "Cluster mode" below
   --repository <name>     with --remote: the repository this directory is, in
                           a cluster index of many (e.g. acme/api)
+  --remove                with --remote and --repository, and no <dir>: remove
+                          that repository's files from the cluster index
   -h, --help              show this help
 
 Cluster mode (--remote nats://127.0.0.1:4222):
@@ -41,7 +49,8 @@ Cluster mode (--remote nats://127.0.0.1:4222):
   One cluster index can hold many repositories: with --repository <name>
   the files are stored under <name>/ (search them with --path '<name>/**'),
   and the job updates and deletes within that repository only. An index
-  holds either repositories or one unnamed tree, not both.
+  holds either repositories or one unnamed tree, not both. A repository whose
+  files are all gone (--remove) is forgotten.
 
 Environment:
   OLLAMA_HOST             embed with Ollama instead of the built-in model
@@ -50,6 +59,11 @@ Environment:
   CODESIFT_STALL_NOTICE_MS  with --remote: warn after this long without progress
                           from the cluster (default 60000, then twice as long)
 `;
+
+function progressView(quiet: boolean, io: CliIO): ProgressView {
+  if (quiet) return silentProgress();
+  return io.stderr.isTTY ? ttyProgress(io.stderr as NodeJS.WriteStream) : lineProgress(io.stderr);
+}
 
 /** CODESIFT_STALL_NOTICE_MS: a positive number of ms, else the default. */
 function stallNotice(value: string | undefined): { stallNoticeMs?: number } {
@@ -84,12 +98,24 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       quiet: { type: 'boolean', short: 'q', default: false },
       remote: { type: 'string' },
       repository: { type: 'string' },
+      remove: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
   if (values.help) {
     io.stdout.write(help);
     return EXIT.ok;
+  }
+  if (values.remove) {
+    if (values.remote === undefined || values.repository === undefined) {
+      throw new UsageError(
+        '--remove needs --remote <nats-url> and --repository <name>: it removes a repository from a cluster index',
+      );
+    }
+    if (positionals.length > 0) {
+      throw new UsageError('--remove takes no <dir>: it removes the repository the index holds');
+    }
+    return removeRepository(values.remote, repositoryOption(values.repository)!, values, io);
   }
   if (positionals.length !== 1) {
     throw new UsageError(
@@ -116,11 +142,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       );
     }
   }
-  const view = values.quiet
-    ? silentProgress()
-    : io.stderr.isTTY
-      ? ttyProgress(io.stderr as NodeJS.WriteStream)
-      : lineProgress(io.stderr);
+  const view = progressView(values.quiet, io);
   if (values.repository !== undefined && values.remote === undefined) {
     throw new UsageError('--repository applies with --remote only: a local index holds one tree');
   }
@@ -180,23 +202,53 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   return report(summary, values.json, io);
 }
 
-function report(summary: IndexSummary, json: boolean, io: CliIO): number {
+/** `--remove`: every file of the repository deleted through the cluster, then it is forgotten. */
+async function removeRepository(
+  remote: string,
+  repository: string,
+  values: { json: boolean; quiet: boolean },
+  io: CliIO,
+): Promise<number> {
+  const natsUrl = remote.trim();
+  if (natsUrl === '') throw new UsageError('--remote needs the NATS URL of the cluster');
+  const view = progressView(values.quiet, io);
+  const { indexRemote } = await import('../remote/remote-index.js');
+  let summary: IndexSummary;
+  try {
+    summary = await indexRemote({
+      natsUrl,
+      root: io.cwd,
+      repository,
+      remove: true,
+      rebuild: false,
+      view,
+      ...stallNotice(io.env.CODESIFT_STALL_NOTICE_MS),
+    });
+  } finally {
+    view.done();
+  }
+  return report(summary, values.json, io, repository);
+}
+
+function report(summary: IndexSummary, json: boolean, io: CliIO, removed?: string): number {
   if (json) {
     io.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   } else {
-    printSummary(summary, io);
+    printSummary(summary, io, removed);
   }
   return EXIT.ok;
 }
 
-function printSummary(s: IndexSummary, io: CliIO): void {
+function printSummary(s: IndexSummary, io: CliIO, removed?: string): void {
   const st = styleFor(io.stdout, io.env);
   const skipped = Object.entries(s.skipped)
     .filter(([, n]) => (n ?? 0) > 0)
     .map(([reason, n]) => `${reason} ${formatCount(n ?? 0)}`)
     .join(', ');
   const lines = [
-    `${st.green('✔')} indexed ${st.bold(path.relative(process.cwd(), s.root) || '.')} in ${s.seconds.toFixed(1)}s`,
+    removed === undefined
+      ? `${st.green('✔')} indexed ${st.bold(path.relative(process.cwd(), s.root) || '.')} in ${s.seconds.toFixed(1)}s`
+      : `${st.green('✔')} removed repository ${st.bold(removed)}: ${formatCount(s.filesDeleted)} files deleted in ${s.seconds.toFixed(1)}s`,
     `  files   ${formatCount(s.filesScanned)} scanned: ${formatCount(s.filesNew)} new, ${formatCount(s.filesChanged)} changed, ${formatCount(s.filesUnchanged)} unchanged, ${formatCount(s.filesDeleted)} deleted${s.filesFailed ? `, ${st.yellow(`${formatCount(s.filesFailed)} failed`)}` : ''}`,
     `  skipped ${skipped || 'none'}`,
     `  written ${formatCount(s.chunks)} chunks, ${formatCount(s.symbols)} symbols, ${formatCount(s.vectors)} vectors (${formatCount(s.chunksPerSecond)} chunks/s)`,

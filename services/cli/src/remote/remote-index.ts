@@ -21,6 +21,8 @@ export interface RemoteIndexOptions {
   rebuild: boolean;
   /** The repository the directory is, in a cluster index of many. */
   repository?: string;
+  /** Delete every file of `repository` instead of scanning `root` (which is then unused). */
+  remove?: boolean;
   maxFileBytes?: number;
   extraIgnore?: string[];
   view: ProgressView;
@@ -113,7 +115,8 @@ export async function indexRemote(opts: RemoteIndexOptions): Promise<IndexSummar
       async () => {
         // The writer's manifest; its paths also tell new files from changed ones afterwards.
         const manifest = await fetchManifest(nc, {
-          root: path.resolve(opts.root),
+          // A removal lists the repository without recording a directory for it.
+          ...(opts.remove ? {} : { root: path.resolve(opts.root) }),
           ...(opts.repository === undefined ? {} : { repository: opts.repository }),
           signal: abort.signal,
           // A cluster just started may not have its writer up yet.
@@ -125,6 +128,7 @@ export async function indexRemote(opts: RemoteIndexOptions): Promise<IndexSummar
       {
         rebuild: opts.rebuild,
         ...(opts.repository === undefined ? {} : { repository: opts.repository }),
+        ...(opts.remove ? { scanNothing: true } : {}),
         maxFileBytes: opts.maxFileBytes,
         extraIgnore: opts.extraIgnore,
         signal: abort.signal,
