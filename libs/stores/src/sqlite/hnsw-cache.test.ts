@@ -62,6 +62,21 @@ async function ids(ix: SqliteLocalIndex, q: VectorQuery): Promise<string[]> {
   return (await ix.vectors.search(q)).map((h) => h.id);
 }
 
+/**
+ * The graph's answer against exact search. HNSW is approximate, and usearch
+ * builds the graph on every core, so the graph (and a rare miss) differs
+ * from run to run: asserting equality failed about one run in four, and in
+ * about one run in 40 a patched graph missed even the query's own vector
+ * (it still found the other four of five). At most one row may differ.
+ */
+async function assertNearlyExact(ann: SqliteLocalIndex, exact: SqliteLocalIndex, q: VectorQuery) {
+  const got = await ids(ann, q);
+  const want = await ids(exact, q);
+  assert.equal(got.length, want.length);
+  const overlap = got.filter((id) => want.includes(id)).length;
+  assert.ok(overlap >= want.length - 1, `graph ${got.join(' ')} vs exact ${want.join(' ')}`);
+}
+
 describe('HNSW vector cache', () => {
   test('below the threshold no graph is built; above it close() leaves a fresh one', async () => {
     const file = tmpFile();
@@ -128,7 +143,7 @@ describe('HNSW vector cache', () => {
       // The next index run rebuilds the graph; the open reader picks it up.
       writer(file).close();
       assert.equal(reader.vectorIndexState().reason, 'fresh');
-      assert.deepEqual(await ids(reader, q), await ids(exact, q));
+      await assertNearlyExact(reader, exact, q);
     } finally {
       reader.close();
       exact.close();
@@ -165,7 +180,7 @@ describe('HNSW vector cache', () => {
       assert.equal(r.vectorIndexState().reason, 'fresh');
       for (const i of [10, 7, 151, 33]) {
         const q = { vector: data[i]!, limit: 5 };
-        assert.deepEqual(await ids(r, q), await ids(exact, q));
+        await assertNearlyExact(r, exact, q);
       }
       // v10 now sits exactly on v300 (a tie), so compare membership, not order.
       assert.ok((await ids(r, { vector: moved, limit: 3 })).includes('v10'));
