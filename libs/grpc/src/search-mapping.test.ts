@@ -76,13 +76,20 @@ test('fills plan_json and the anchor and focus score parts when explaining', () 
           vectorRank: null,
           fused: 0.75,
           base: 1,
+          boost: 1,
           anchorBoost: 0.5,
+          anchors: ['D40'],
           focusMultiplier: 0.5,
         },
       },
     ],
   };
   const out = searchResponseToProto(res, { explain: true });
+  // Every part the local engine explains comes back as it was.
+  assert.deepEqual(
+    searchResponseFromProto({ query: 'D40', explain: true }, out).results[0]!.explain,
+    res.results[0]!.explain,
+  );
   assert.deepEqual(JSON.parse(out.planJson), plan);
   assert.equal(out.results[0]!.explain!.anchorBoost, 0.5);
   assert.equal(out.results[0]!.explain!.focusMultiplier, 0.5);

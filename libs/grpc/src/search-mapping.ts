@@ -102,7 +102,8 @@ function focusFromProto(focus: Focus): SearchRequest['focus'] {
  * The engine's response as a SearchService response. Score parts and the
  * plan (plan_json) are attached only when explain is asked for, keeping
  * ordinary responses small; otherwise plan_json is "{}". Absent ranks are 0
- * (ranks are 1-based), an absent anchor boost 0 and focus multiplier 1.
+ * (ranks are 1-based), an absent boost or anchor boost 0, an absent focus
+ * multiplier 1; base is optional (presence kept).
  */
 export function searchResponseToProto(
   res: SearchResponse,
@@ -130,6 +131,9 @@ export function searchResponseToProto(
               focusMultiplier: r.explain.focusMultiplier ?? 1,
               keywordRank: r.explain.keywordRank ?? 0,
               vectorRank: r.explain.vectorRank ?? 0,
+              ...(r.explain.base === undefined ? {} : { base: r.explain.base }),
+              boost: r.explain.boost ?? 0,
+              anchors: r.explain.anchors ?? [],
             }
           : undefined,
     })),
@@ -234,7 +238,10 @@ export function searchResponseFromProto(
         vector: e.vectorRank === 0 ? null : e.vector,
         vectorRank: e.vectorRank === 0 ? null : e.vectorRank,
         fused: e.fused,
-        ...(e.anchorBoost ? { anchorBoost: e.anchorBoost } : {}),
+        // Absent parts stay absent, as the local engine leaves them out.
+        ...(e.base === undefined ? {} : { base: e.base }),
+        ...(e.boost ? { boost: e.boost } : {}),
+        ...(e.anchorBoost ? { anchorBoost: e.anchorBoost, anchors: [...e.anchors] } : {}),
         focusMultiplier: e.focusMultiplier,
       };
     }

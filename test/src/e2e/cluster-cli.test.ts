@@ -147,6 +147,28 @@ describe('codesift cluster (npm run cluster, index --remote, search --remote)', 
       assert.equal(got.totalChunks, want.totalChunks);
       assert.equal(got.fusion, want.fusion);
     }
+    // Explained, the score parts match too (definition and anchor boosts included).
+    const explained = await runCli(['search', '--remote', grpc, 'addEdge', '--json', '--explain']);
+    const explainedLocal = await runCli([
+      'search',
+      '--index',
+      localRoot,
+      'addEdge',
+      '--json',
+      '--explain',
+      '--keyword-only',
+    ]);
+    const parts = (out: string) =>
+      (JSON.parse(out).results as { path: string; explain: unknown }[]).map((r) => [
+        r.path,
+        r.explain,
+      ]);
+    assert.deepEqual(parts(explained.stdout), parts(explainedLocal.stdout));
+    assert.ok(
+      JSON.stringify(parts(explained.stdout)).includes('"anchors":["addEdge"]'),
+      'the anchors travel',
+    );
+
     // Text output: the same lines, paths shown relative to each root.
     const text = await runCli(['search', '--remote', grpc, 'addEdge', '-n', '2'], { cwd: root });
     const textLocal = await runCli(['search', 'addEdge', '-n', '2', '--keyword-only'], {
