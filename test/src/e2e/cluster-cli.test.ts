@@ -306,6 +306,16 @@ describe('codesift cluster (npm run cluster, index --remote, search --remote)', 
       } finally {
         after.close();
       }
+      const removedTwice = await runCli([
+        'index',
+        '--remote',
+        c.natsUrl,
+        '--repository',
+        'billing',
+        '--remove',
+      ]);
+      assert.equal(removedTwice.code, 1);
+      assert.match(removedTwice.stderr, /holds no files of repository 'billing'/);
       const noName = await runCli(['index', '--remote', c.natsUrl, '--remove']);
       assert.equal(noName.code, 2);
       assert.match(noName.stderr, /--remove needs --remote <nats-url> and --repository <name>/);

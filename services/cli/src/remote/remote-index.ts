@@ -122,6 +122,14 @@ export async function indexRemote(opts: RemoteIndexOptions): Promise<IndexSummar
           // A cluster just started may not have its writer up yet.
           waitForServiceMs: 5000,
         });
+        if (opts.remove && manifest.size === 0) {
+          // A misspelt name would otherwise "remove" nothing, successfully.
+          throw new CodesiftError(
+            'INVALID_ARGUMENT',
+            `the cluster index holds no files of repository '${opts.repository}'`,
+            { hint: 'GetIndexStatus (or MCP index_status) lists the repositories it holds' },
+          );
+        }
         known = new Set(manifest.keys());
         return manifest;
       },
