@@ -377,6 +377,22 @@ test('following the events of a job survives a nats-server restart: every event 
   assert.ok(restarts.length > 0, 'the lost consumer was replaced');
 });
 
+test('following on a closed connection ends instead of retrying forever', {
+  timeout: T,
+}, async (t) => {
+  const { nc, js } = await setup(t);
+  await nc.close();
+  const started = performance.now();
+  for await (const _ of followSubject(
+    js,
+    EVENTS.stream,
+    jobEventsSubject('00000000-0000-4000-8000-0000000c105e'),
+  )) {
+    assert.fail('nothing to deliver');
+  }
+  assert.ok(performance.now() - started < 2000);
+});
+
 test('max_ack_pending bounds in-flight messages across replicas (back-pressure)', {
   timeout: T,
 }, async (t) => {

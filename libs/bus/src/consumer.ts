@@ -105,7 +105,8 @@ function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-function isConnectionClosed(err: unknown): boolean {
+/** Whether `err` says the NATS connection was closed (for good, not reconnecting). */
+export function isConnectionClosed(err: unknown): boolean {
   return err instanceof Error && /closed/i.test(err.message) && /connection/i.test(err.message);
 }
 

@@ -10,6 +10,7 @@
 // starts after the last stream sequence delivered: nothing is skipped and
 // nothing is delivered twice.
 import { DeliverPolicy, type JetStreamClient, type JsMsg } from '@nats-io/jetstream';
+import { isConnectionClosed } from './consumer.js';
 
 export interface FollowOptions {
   /** Ends the iteration (the current consumer is closed). */
@@ -48,6 +49,8 @@ export async function* followSubject(
       });
       messages = await consumer.consume();
     } catch (err) {
+      // A closed connection never comes back: the iteration ends, as a consumer's would.
+      if (isConnectionClosed(err)) return;
       // JetStream is still recovering (or the connection is reconnecting): try again.
       opts.onRestart?.(`consumer could not start: ${(err as Error).message}`);
       await sleep(opts.retryMs ?? 250, signal);
