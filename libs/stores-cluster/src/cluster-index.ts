@@ -332,7 +332,7 @@ export class ClusterIndex implements SearchIndex, WriterStore {
       const at = await this.esMeta.read();
       const emptied: string[] = [];
       for (const name of repositoriesOf(at.meta.repositories, removed)) {
-        if ((await this.manifest.all(repositoryPrefix(name))).size === 0) emptied.push(name);
+        if (!(await this.manifest.hasUnder(repositoryPrefix(name)))) emptied.push(name);
       }
       const next = forgetRepositories(at.meta, emptied);
       if (next === null || (await this.esMeta.update(at, next))) return;

@@ -132,6 +132,20 @@ export class ElasticsearchManifest implements Manifest {
     }
   }
 
+  /** Whether any path starts with `prefix` (one hit asked for, not the whole listing). */
+  async hasUnder(prefix: string): Promise<boolean> {
+    const res = await call('search', this.index, () =>
+      this.client.search<ManifestSource>({
+        index: this.index,
+        size: 1,
+        _source: false,
+        track_total_hits: false,
+        query: { prefix: { path: prefix } },
+      }),
+    );
+    return res.hits.hits.length > 0;
+  }
+
   async put(records: FileRecord[]): Promise<void> {
     for (let i = 0; i < records.length; i += PAGE) {
       const batch = records.slice(i, i + PAGE);

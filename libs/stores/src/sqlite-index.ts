@@ -290,7 +290,7 @@ class SqliteIndex implements SqliteLocalIndex {
   private forgetEmptied(removed: string[]): void {
     const meta = this.meta();
     const emptied = repositoriesOf(meta.repositories, removed).filter(
-      (name) => this.files.all(repositoryPrefix(name)).size === 0,
+      (name) => !this.files.hasUnder(repositoryPrefix(name)),
     );
     const next = forgetRepositories(meta, emptied);
     if (next === null) return;

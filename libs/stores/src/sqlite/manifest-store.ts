@@ -54,6 +54,15 @@ export class ManifestStore {
     );
   }
 
+  /** Whether any path starts with `prefix` (one index seek). */
+  hasUnder(prefix: string): boolean {
+    return (
+      this.ctx
+        .stmt('SELECT 1 FROM files WHERE path >= ? AND path < ? LIMIT 1')
+        .get(prefix, prefixEnd(prefix)) !== undefined
+    );
+  }
+
   put(r: FileRecord): void {
     this.ctx
       .stmt(
