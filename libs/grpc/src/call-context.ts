@@ -1,6 +1,7 @@
-import { contextFromTraceparent, recordError, traceparentFromContext } from '@codesift/telemetry';
+import { contextFromTraceparent, traceparentFromContext } from '@codesift/telemetry';
 import { type Metadata, status } from '@grpc/grpc-js';
-import { type Context, type Span, SpanKind, trace } from '@opentelemetry/api';
+import { type Context, SpanKind } from '@opentelemetry/api';
+import { type RpcSpan, startRpcSpan } from './rpc-span.js';
 
 /** What a handler knows about its call besides the request. */
 export interface CallContext {
@@ -83,12 +84,8 @@ const SERVER_FAULTS = new Set<number>([
   status.DATA_LOSS,
 ]);
 
-export interface ServerSpan {
-  /** The context to run the handler in: the server span is active there. */
-  readonly context: Context;
-  /** Ends the span with the call's outcome: the gRPC status code, and the error if any. */
-  end(code: number, err?: unknown): void;
-}
+/** A SERVER span (see startRpcSpan). */
+export type ServerSpan = RpcSpan;
 
 /**
  * Starts the SERVER span of one RPC, `<package.Service>/<Method>`, whose
@@ -100,23 +97,5 @@ export function startServerSpan(metadata: Metadata, service: string, method: str
     metadataString(metadata, 'traceparent'),
     metadataString(metadata, 'tracestate'),
   );
-  const span: Span = trace.getTracer('@codesift/grpc').startSpan(
-    `${service}/${method}`,
-    {
-      kind: SpanKind.SERVER,
-      attributes: { 'rpc.system': 'grpc', 'rpc.service': service, 'rpc.method': method },
-    },
-    parent,
-  );
-  return {
-    context: trace.setSpan(parent, span),
-    end(code, err) {
-      span.setAttribute('rpc.grpc.status_code', code);
-      if (err !== undefined) {
-        span.setAttribute('error.type', status[code] ?? String(code));
-        if (SERVER_FAULTS.has(code)) recordError(span, err);
-      }
-      span.end();
-    },
-  };
+  return startRpcSpan(SpanKind.SERVER, parent, service, method, (code) => SERVER_FAULTS.has(code));
 }

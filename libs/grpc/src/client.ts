@@ -1,7 +1,7 @@
 import { create } from '@bufbuild/protobuf';
 import type { GenService, GenServiceMethods } from '@bufbuild/protobuf/codegenv2';
 import { IndexService, SearchService, SymbolService } from '@codesift/proto';
-import { recordError, traceparentFromContext } from '@codesift/telemetry';
+import { traceparentFromContext } from '@codesift/telemetry';
 import {
   type CallOptions,
   type ChannelCredentials,
@@ -17,9 +17,10 @@ import {
   type ServiceError,
   status,
 } from '@grpc/grpc-js';
-import { type Context, context, SpanKind, trace } from '@opentelemetry/api';
+import { context, SpanKind } from '@opentelemetry/api';
 import { service as healthServiceDefinition, type ServingStatus } from 'grpc-health-check';
 import { HEALTH_SERVICE_NAME } from './health.js';
+import { type RpcSpan, startRpcSpan } from './rpc-span.js';
 import {
   grpcServiceDefinition,
   type RequestInitOf,
@@ -125,34 +126,12 @@ export function typedClient<T extends GenServiceMethods>(
   return out as TypedClient<T>;
 }
 
-interface ClientSpan {
-  /** The active context with this span in it: what goes out as traceparent. */
-  readonly context: Context;
-  end(code: number, err?: unknown): void;
-}
+type ClientSpan = RpcSpan;
 
 /** Starts the CLIENT span `<package.Service>/<Method>` under the active span (a no-op without an SDK). */
 function startClientSpan(serviceName: string, methodName: string): ClientSpan {
-  const parent = context.active();
-  const span = trace.getTracer('@codesift/grpc').startSpan(
-    `${serviceName}/${methodName}`,
-    {
-      kind: SpanKind.CLIENT,
-      attributes: { 'rpc.system': 'grpc', 'rpc.service': serviceName, 'rpc.method': methodName },
-    },
-    parent,
-  );
-  return {
-    context: trace.setSpan(parent, span),
-    end(code, err) {
-      span.setAttribute('rpc.grpc.status_code', code);
-      if (err !== undefined) {
-        span.setAttribute('error.type', status[code] ?? String(code));
-        recordError(span, err);
-      }
-      span.end();
-    },
-  };
+  // Every failure marks a client span as an error: the caller did not get its answer.
+  return startRpcSpan(SpanKind.CLIENT, context.active(), serviceName, methodName, () => true);
 }
 
 /**
