@@ -1,22 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import path from 'node:path';
+import { freePort } from '@codesift/bus/testing';
 import { repoRoot } from './cli.js';
 
 const WORKER_BIN = path.join(repoRoot, 'services', 'worker', 'bin', 'codesift-worker.js');
 
-/** A free TCP port on loopback, found by binding port 0 and closing again. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+// Shared with the bus tests, which start nats-server on a free port the same way.
+export { freePort };
 
 /** Whether a process with this pid still exists. */
 export function isAlive(pid: number): boolean {

@@ -39,7 +39,8 @@ function findBinary(): string {
   );
 }
 
-async function freePort(): Promise<number> {
+/** A free TCP port on loopback, found by binding port 0 and closing again. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once('error', reject);
