@@ -7,15 +7,13 @@
  * can be injected and a term matches exactly the indexed analyzer term), with
  * `boost = term boost x field weight`; a bool `should` sums them.
  */
-import { MAX_TERM_LENGTH } from '@codesift/analysis';
 import type { KeywordHit, KeywordTerm, SearchFilter } from '@codesift/stores';
+// The subpath, not the package: the keyword rules without the SQLite store.
+import { normalizeTerms as normalizeStoreTerms, type WeightedTerm } from '@codesift/stores/terms';
 import type { estypes } from '@elastic/elasticsearch';
 import { FIELD_WEIGHTS, TERM_FIELDS, type TermField } from './template.js';
 
-export interface WeightedTerm {
-  term: string;
-  boost: number;
-}
+export type { WeightedTerm };
 
 /** Fields read back for a hit; the term fields are not in `_source` at all. */
 export const HIT_SOURCE = [
@@ -28,31 +26,12 @@ export const HIT_SOURCE = [
   'kind',
 ] as const;
 
-const HAS_WORD_CHAR = /[\p{L}\p{N}]/u;
-
 /**
- * Terms worth sending, the same rules as the SQLite store: drops terms that
- * cannot match (empty, no letter or digit, longer than any indexed term, boost
- * <= 0 or not finite), lowercases (the index lowercases; `term` queries do
- * not), and merges duplicates keeping the highest boost, in first-seen order.
+ * Terms worth sending, the same rules as the SQLite store, for `term`
+ * queries: lowercased, whitespace-free (see @codesift/stores normalizeTerms).
  */
 export function normalizeTerms(terms: readonly KeywordTerm[]): WeightedTerm[] {
-  const byTerm = new Map<string, WeightedTerm>();
-  for (const t of terms) {
-    const boost = t.boost ?? 1;
-    if (!(boost > 0) || !Number.isFinite(boost)) continue;
-    if (typeof t.term !== 'string' || t.term.length === 0 || t.term.length > MAX_TERM_LENGTH) {
-      continue;
-    }
-    if (!HAS_WORD_CHAR.test(t.term)) continue;
-    // Analyzer terms never hold whitespace; one that does can match no indexed term.
-    if (/\s/u.test(t.term)) continue;
-    const term = t.term.toLowerCase();
-    const prev = byTerm.get(term);
-    if (prev) prev.boost = Math.max(prev.boost, boost);
-    else byTerm.set(term, { term, boost });
-  }
-  return [...byTerm.values()];
+  return normalizeStoreTerms(terms, { exact: true });
 }
 
 /** Leaf `term` queries of one term: one per field, weighted. */

@@ -25,19 +25,36 @@ export interface MatchGroup {
 
 const HAS_WORD_CHAR = /[\p{L}\p{N}]/u;
 
+export interface NormalizeTermsOptions {
+  /**
+   * For term queries that bypass the index's analyzer (Elasticsearch `term`):
+   * lowercase (the index lowercases), and drop terms holding whitespace
+   * (analyzer terms never do, so such a term matches nothing). FTS5 runs
+   * its own tokenizer over a quoted term, so the SQLite store leaves both.
+   */
+  exact?: boolean;
+}
+
 /**
  * Drops terms that cannot match (empty, no letter or digit, longer than any
  * indexed term, boost <= 0 or not finite) and merges duplicates, keeping the
- * highest boost. Order of first occurrence is kept.
+ * highest boost. Order of first occurrence is kept. One set of rules for
+ * every keyword store.
  */
-export function normalizeTerms(terms: readonly KeywordTerm[]): WeightedTerm[] {
+export function normalizeTerms(
+  terms: readonly KeywordTerm[],
+  opts: NormalizeTermsOptions = {},
+): WeightedTerm[] {
   const byTerm = new Map<string, WeightedTerm>();
   for (const t of terms) {
     const boost = t.boost ?? 1;
     if (!(boost > 0) || !Number.isFinite(boost)) continue;
-    const term = t.term;
-    if (typeof term !== 'string' || term.length === 0 || term.length > MAX_TERM_LENGTH) continue;
-    if (!HAS_WORD_CHAR.test(term)) continue;
+    if (typeof t.term !== 'string' || t.term.length === 0 || t.term.length > MAX_TERM_LENGTH) {
+      continue;
+    }
+    if (!HAS_WORD_CHAR.test(t.term)) continue;
+    if (opts.exact && /\s/u.test(t.term)) continue;
+    const term = opts.exact ? t.term.toLowerCase() : t.term;
     const prev = byTerm.get(term);
     if (prev) prev.boost = Math.max(prev.boost, boost);
     else byTerm.set(term, { term, boost });
