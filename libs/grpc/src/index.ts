@@ -54,6 +54,7 @@ export {
   type GrpcServerOptions,
   type ListenAddress,
   SERVICE_NAMES,
+  waitForStopSignal,
 } from './server.js';
 export {
   type GrpcServiceDefinition,

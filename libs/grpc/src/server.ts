@@ -130,3 +130,19 @@ function shutdown(server: Server, health: ServerHealth, graceMs: number): Promis
     });
   });
 }
+
+/**
+ * Resolves on the first SIGINT or SIGTERM, for a process that serves until
+ * told to stop; a second one gets Node's default (immediate exit).
+ */
+export function waitForStopSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      resolve(signal);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}

@@ -5,7 +5,7 @@
 // wires libraries together; SIGINT/SIGTERM stop it gracefully.
 import { existsSync } from 'node:fs';
 import { errorMessage, isCodesiftError } from '@codesift/core';
-import { createGrpcServer, type IndexJobs, quietGrpcLogs } from '@codesift/grpc';
+import { createGrpcServer, type IndexJobs, quietGrpcLogs, waitForStopSignal } from '@codesift/grpc';
 import {
   connectWithRetry,
   createClusterIndexJobs,
@@ -224,15 +224,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     await telemetry.shutdown();
     return 1;
   }
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    const onSignal = (s: NodeJS.Signals) => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      resolve(s);
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  });
+  const signal = await waitForStopSignal();
   await service.stop(signal);
   await telemetry.shutdown();
   return 0;

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { errorMessage } from '@codesift/core';
 import { defaultSearchThreads, openLocalEnginePool } from '@codesift/engine-pool';
-import { createGrpcServer, quietGrpcLogs } from '@codesift/grpc';
+import { createGrpcServer, quietGrpcLogs, waitForStopSignal } from '@codesift/grpc';
 import { createEmbedderFromEnv } from '@codesift/models';
 import { createLocalIndexJobs, type IndexJobs } from '@codesift/pipeline';
 import { type SearchEngine, swappableEngine } from '@codesift/search';
@@ -142,19 +142,6 @@ function parseThreads(raw: string | undefined): number {
     throw new UsageError(`--threads must be an integer from 0 to 64, got ${raw}`);
   }
   return n;
-}
-
-/** Resolves on the first SIGINT or SIGTERM; a second one gets Node's default (immediate exit). */
-function waitForStopSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const onSignal = (signal: NodeJS.Signals) => {
-      process.removeListener('SIGINT', onSignal);
-      process.removeListener('SIGTERM', onSignal);
-      resolve(signal);
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  });
 }
 
 /** The engine, and a reopen that swaps in a freshly opened one (see swappableEngine). */
