@@ -202,10 +202,7 @@ class RemoteEngine implements SearchEngine {
     options: { kind?: string; limit?: number } = {},
   ): Promise<SymbolInfo[]> {
     this.ensureOpen();
-    const limit =
-      options.limit === undefined
-        ? 0
-        : Math.min(MAX_SYMBOL_LIMIT, Math.max(1, Math.floor(options.limit)));
+    const limit = symbolLimit(options.limit);
     const res = await this.call(this.callDeadlineMs, (opts) =>
       this.client.symbols.lookupSymbol({ name, kind: options.kind ?? '', limit }, opts),
     );
@@ -216,10 +213,7 @@ class RemoteEngine implements SearchEngine {
     options: { prefix?: string; limit?: number } = {},
   ): Promise<{ name: string; count: number }[]> {
     this.ensureOpen();
-    const limit =
-      options.limit === undefined
-        ? 0
-        : Math.min(MAX_SYMBOL_LIMIT, Math.max(1, Math.floor(options.limit)));
+    const limit = symbolLimit(options.limit);
     const res = await this.call(this.callDeadlineMs, (opts) =>
       this.client.symbols.getVocabulary({ prefix: options.prefix ?? '', limit }, opts),
     );
@@ -283,4 +277,9 @@ class RemoteEngine implements SearchEngine {
 
 function signalOf(signal: AbortSignal | undefined): { signal?: AbortSignal } {
   return signal ? { signal } : {};
+}
+
+/** A symbol call's limit as the server takes it: 0 for its default, else clamped to 1..MAX_SYMBOL_LIMIT. */
+function symbolLimit(limit: number | undefined): number {
+  return limit === undefined ? 0 : Math.min(MAX_SYMBOL_LIMIT, Math.max(1, Math.floor(limit)));
 }
