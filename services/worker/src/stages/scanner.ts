@@ -16,7 +16,7 @@ import { JobEvent_Kind } from '@codesift/proto';
 import { fetchManifest, type StageDefinition } from '@codesift/service-kit';
 import { submitIndexJob } from '../submit.js';
 
-/** Errors of the request itself: no retry can fix them. */
+/** Errors of the request itself (or the writer refusing it): no retry can fix them. */
 const PERMANENT = new Set([
   'ENOENT_ROOT',
   'NOT_A_DIRECTORY',
@@ -79,18 +79,10 @@ export const scannerStage: StageDefinition = {
           maxInFlight: 2,
           async handler(request, ctx) {
             for (const job of request.files) {
-              let root: string;
               const repository = job.repository === '' ? undefined : job.repository;
               try {
                 if (repository !== undefined) checkRepositoryName(repository);
-                root = resolveJobRoot(job.path, scanRoot);
-              } catch (err) {
-                if (!isCodesiftError(err) || !PERMANENT.has(err.code)) throw err;
-                log.warn('index job refused', { job: request.jobId, error: err.message });
-                await failJob(request.jobId, err.message);
-                continue;
-              }
-              try {
+                const root = resolveJobRoot(job.path, scanRoot);
                 const submitted = await submitIndexJob(
                   js,
                   root,
@@ -119,9 +111,10 @@ export const scannerStage: StageDefinition = {
                   unchanged: submitted.filesUnchanged,
                 });
               } catch (err) {
-                // The writer refused the job (a repository into an index of one tree, or
-                // the reverse): no retry changes that.
-                if (isCodesiftError(err) && err.code === 'INVALID_ARGUMENT') {
+                // No retry changes a bad root or repository name, nor the writer
+                // refusing the job (a repository into an index of one tree, or the
+                // reverse): the job fails at once.
+                if (isCodesiftError(err) && PERMANENT.has(err.code)) {
                   log.warn('index job refused', { job: request.jobId, error: err.message });
                   await failJob(request.jobId, err.message);
                   continue;
