@@ -64,10 +64,9 @@ export function serveManifest(
     for (const [id, s] of snapshots) if (now - s.usedAt > ttl) snapshots.delete(id);
     while (snapshots.size >= MAX_SNAPSHOTS) snapshots.delete(snapshots.keys().next().value!);
     const prefix = repository === '' ? '' : repositoryPrefix(repository);
-    const records = [...(await source.all(prefix)).values()]
-      // A source that ignores the prefix still lists this repository only.
-      .filter((r) => r.path.startsWith(prefix))
-      .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const records = [...(await source.all(prefix)).values()].sort((a, b) =>
+      a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
+    );
     const id = randomUUID();
     const s = { records, usedAt: now, repository };
     snapshots.set(id, s);

@@ -147,8 +147,9 @@ export async function indexRemote(opts: RemoteIndexOptions): Promise<IndexSummar
     );
     indexStarted = performance.now();
     const total = job.filesTotal;
+    let processed = 0;
     const show = (p: JobProgress | null) => {
-      const processed = p ? p.filesDone + p.filesFailed : 0;
+      processed = p ? p.filesDone + p.filesFailed : 0;
       const seconds = (performance.now() - indexStarted) / 1000;
       const rate = seconds > 0 ? processed / seconds : 0;
       opts.view.update({
@@ -163,13 +164,11 @@ export async function indexRemote(opts: RemoteIndexOptions): Promise<IndexSummar
       });
     };
     show(null);
-    let done = 0;
-    const stall = stallNotices(opts, () => done);
+    const stall = stallNotices(opts, () => processed);
     try {
       progress = await watchJob(js, job.jobId, {
         signal: abort.signal,
         onProgress: (p) => {
-          done = p.filesDone + p.filesFailed;
           stall.heard();
           show(p);
         },
