@@ -37,6 +37,7 @@
 import {
   CodesiftError,
   forgetRepositories,
+  type IndexLayout,
   placeRoot,
   repositoriesOf,
   repositoryPrefix,
@@ -109,7 +110,7 @@ export interface ClusterIndexOptions {
 
 /** Largest vector dimension accepted, as in the SQLite index. */
 const MAX_DIMENSIONS = 8192;
-/** Attempts to record the embedder or root while other writers change the meta doc. */
+/** Attempts to record the embedder or the layout while other writers change the meta doc. */
 const META_ATTEMPTS = 5;
 
 export class ClusterIndex implements SearchIndex, WriterStore {
@@ -269,16 +270,29 @@ export class ClusterIndex implements SearchIndex, WriterStore {
 
   async setRoot(root: string, repository?: string): Promise<void> {
     this.ensureOpen();
+    await this.updateLayout('recording the root', async (meta) => {
+      const holdsFiles = meta.root !== null && (await this.manifest.count()) > 0;
+      return placeRoot(meta, holdsFiles, root, repository);
+    });
+  }
+
+  /**
+   * Writes the layout `decide` derives from the meta doc (null: nothing to
+   * change), read again and decided again when another writer changed the
+   * doc in between.
+   */
+  private async updateLayout(
+    what: string,
+    decide: (meta: IndexMeta) => Promise<IndexLayout | null>,
+  ): Promise<void> {
     for (let attempt = 0; attempt < META_ATTEMPTS; attempt++) {
       const at = await this.esMeta.read();
-      const holdsFiles = at.meta.root !== null && (await this.manifest.count()) > 0;
-      const next = placeRoot(at.meta, holdsFiles, root, repository);
-      if (next === null) return;
-      if (await this.esMeta.update(at, next)) return;
+      const next = await decide(at.meta);
+      if (next === null || (await this.esMeta.update(at, next))) return;
     }
     throw new CodesiftError(
       'INTERNAL',
-      `the metadata of index ${this.location} kept changing while recording the root`,
+      `the metadata of index ${this.location} kept changing while ${what}`,
     );
   }
 
@@ -328,19 +342,13 @@ export class ClusterIndex implements SearchIndex, WriterStore {
 
   /** A repository whose last file went is forgotten (removing a repository is emptying it). */
   private async forgetEmptied(removed: string[]): Promise<void> {
-    for (let attempt = 0; attempt < META_ATTEMPTS; attempt++) {
-      const at = await this.esMeta.read();
+    await this.updateLayout('forgetting emptied repositories', async (meta) => {
       const emptied: string[] = [];
-      for (const name of repositoriesOf(at.meta.repositories, removed)) {
+      for (const name of repositoriesOf(meta.repositories, removed)) {
         if (!(await this.manifest.hasUnder(repositoryPrefix(name)))) emptied.push(name);
       }
-      const next = forgetRepositories(at.meta, emptied);
-      if (next === null || (await this.esMeta.update(at, next))) return;
-    }
-    throw new CodesiftError(
-      'INTERNAL',
-      `the metadata of index ${this.location} kept changing while forgetting emptied repositories`,
-    );
+      return forgetRepositories(meta, emptied);
+    });
   }
 
   /** Deletes every index and the collection of this store set (tests, rebuilds); the index stays usable only after a new open with `create`. */
