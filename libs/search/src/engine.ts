@@ -712,8 +712,8 @@ class Engine implements SearchEngine {
     // In an index of many repositories a path starts with its repository's name,
     // and the file lives in that repository's directory.
     const repos = meta.repositories ?? {};
-    const inRepository = Object.keys(repos).length > 0 ? splitRepositoryPath(repos, rel) : null;
-    if (Object.keys(repos).length > 0 && inRepository === null) {
+    const inRepository = splitRepositoryPath(repos, rel);
+    if (inRepository === null && Object.keys(repos).length > 0) {
       throw new CodesiftError('INVALID_ARGUMENT', `${rel} is in none of the index's repositories`, {
         hint: 'paths in this index start with their repository name; search or find_symbol gives valid paths',
       });
