@@ -12,21 +12,13 @@ import type { Client, estypes } from '@elastic/elasticsearch';
 import type { StoredChunk } from './bulk.js';
 import { call } from './errors.js';
 import { mgetItemError } from './indices.js';
+import { HIT_SOURCE } from './query-builder.js';
 
 /** Ids per mget request. */
 export const MGET_BATCH_IDS = 1_000;
 
-/** The `_source` fields a chunk is rebuilt from (the term fields are not in `_source`). */
-export const CHUNK_SOURCE = [
-  'id',
-  'path',
-  'language',
-  'start_line',
-  'end_line',
-  'symbol',
-  'kind',
-  'chunk',
-] as const;
+/** The `_source` fields a chunk is rebuilt from: a hit's, and the stored chunk (the term fields are not in `_source`). */
+export const CHUNK_SOURCE = [...HIT_SOURCE, 'chunk'] as const;
 
 interface ChunkSource {
   id?: string;
