@@ -3,7 +3,7 @@
  *
  *   node test/dist/bench/planning.js [--rounds 200]
  *
- * Measures what planning adds to a search: parse (@codesift/analysis
+ * Measures what planning adds to a search: parse (@codesift/query
  * parseQuery) plus plan (planQuery), exactly as the engine runs them
  * (planSearch), over a mixed query set: identifiers, codes, questions,
  * filtered queries, short stack traces and 20 KB pasted reports. No index

@@ -3,7 +3,7 @@
  * uses for it. The default ships in default-synonyms.ts; a repository's
  * configuration merges its own table over it with mergeSynonymTables.
  */
-import { analyze } from '../analyze.js';
+import { analyze } from '@codesift/analysis';
 
 /** word -> code words for the same thing. Keys lowercase; values single tokens. */
 export type SynonymTable = Readonly<Record<string, readonly string[]>>;

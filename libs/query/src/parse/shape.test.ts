@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { TermShape } from '../types.js';
 import { classifyToken } from './shape.js';
-import type { TermShape } from './types.js';
 
 const cases: [string, TermShape, string?][] = [
   ['D40', 'code'],

@@ -22,8 +22,8 @@
  * Shape weights: identifiers and codes 1, a kebab word or a number 0.7
  * (often prose: "read-only", "3"), an acronym 0.6, a URL 0.5, a word 0.
  */
+import type { QueryNode, TermNode, TermShape } from '../types.js';
 import { IDENTIFIER_SHAPES } from './shape.js';
-import type { QueryNode, TermNode, TermShape } from './types.js';
 
 export const SHAPE_WEIGHTS: Readonly<Record<TermShape, number>> = {
   code: 1,

@@ -1,4 +1,4 @@
-import type { TermShape } from './types.js';
+import type { TermShape } from '../types.js';
 
 /**
  * Extensions that make a slash-less token like `walk.ts` a file name rather

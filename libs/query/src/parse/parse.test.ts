@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { ParsedQuery, QueryNode, TermNode } from '../types.js';
 import { parseQuery } from './parse.js';
-import type { ParsedQuery, QueryNode, TermNode } from './types.js';
 
 function content(q: ParsedQuery): TermNode[] {
   return q.terms.filter((t) => !t.stop);

@@ -29,9 +29,9 @@
  * text, and a pasted trace is already long. Every term comes from
  * `analyze`, so it is spelled exactly as the index spells it.
  */
-import { analyze, MAX_QUERY_TERMS, splitIdentifier } from '../analyze.js';
-import type { ParsedQuery, QueryNode, TermNode, TermShape } from '../query/types.js';
-import { FILLER_WORDS } from '../query/words.js';
+import { analyze, MAX_QUERY_TERMS, splitIdentifier } from '@codesift/analysis';
+import { FILLER_WORDS } from '../parse/words.js';
+import type { ParsedQuery, QueryNode, TermNode, TermShape } from '../types.js';
 import { DEFAULT_SYNONYMS } from './default-synonyms.js';
 import type { SynonymTable } from './synonyms.js';
 

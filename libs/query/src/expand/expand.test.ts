@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { analyze } from '../analyze.js';
-import { parseQuery } from '../query/parse.js';
+import { analyze } from '@codesift/analysis';
+import { parseQuery } from '../parse/parse.js';
 import { type ExpandedTerm, expandForKeywords } from './expand.js';
 import { mergeSynonymTables } from './synonyms.js';
 

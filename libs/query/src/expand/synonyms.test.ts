@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { analyze } from '../analyze.js';
+import { analyze } from '@codesift/analysis';
 import { DEFAULT_SYNONYMS } from './default-synonyms.js';
 import { NON_EXPANDABLE } from './expand.js';
 import { mergeSynonymTables } from './synonyms.js';

@@ -34,10 +34,10 @@
  *   with 2.1" or "the spec says" further down describes how the user
  *   tried, not where to look. A test word in the lead still decides.
  */
-import { type BoilerplateBlock, findBoilerplate, insideBoilerplate } from '../query/boilerplate.js';
-import { IDENTIFIER_SHAPES } from '../query/shape.js';
-import type { ParsedQuery, TermNode } from '../query/types.js';
-import { isTestPath } from './test-files.js';
+import { isTestPath } from '@codesift/analysis';
+import { type BoilerplateBlock, findBoilerplate, insideBoilerplate } from '../parse/boilerplate.js';
+import { IDENTIFIER_SHAPES } from '../parse/shape.js';
+import type { ParsedQuery, TermNode } from '../types.js';
 
 export type Focus = 'implementation' | 'tests' | 'all';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseQuery } from '../query/parse.js';
+import { parseQuery } from '../parse/parse.js';
 import { inferFocus } from './infer-focus.js';
 
 function focus(q: string): string {

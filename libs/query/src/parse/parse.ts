@@ -16,11 +16,11 @@
  *   with its shape (see shape.ts). Backticks are treated as spaces, so
  *   markdown code spans (`addEdge`) give their identifier.
  */
+import { detectTraces } from '../trace/trace.js';
+import type { ParsedQuery, QueryFilters, QueryNode, TermNode } from '../types.js';
 import { IDENTIFIER_SHAPES } from './shape.js';
 import { computeSpecificity } from './specificity.js';
 import { tokenize } from './tokenize.js';
-import { detectTraces } from './trace.js';
-import type { ParsedQuery, QueryFilters, QueryNode, TermNode } from './types.js';
 
 function collectTerms(nodes: readonly QueryNode[]): TermNode[] {
   const out: TermNode[] = [];

@@ -1,4 +1,4 @@
-import { STOPWORDS } from '../analyze.js';
+import { STOPWORDS } from '@codesift/analysis';
 
 /**
  * Words that only frame a question ("tell me about", "where can I find")

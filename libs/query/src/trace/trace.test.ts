@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseQuery } from './parse.js';
-import type { TraceNode } from './types.js';
+import { parseQuery } from '../parse/parse.js';
+import type { TraceNode } from '../types.js';
 
 function traces(input: string): TraceNode[] {
   return parseQuery(input).nodes.filter((n): n is TraceNode => n.kind === 'trace');
