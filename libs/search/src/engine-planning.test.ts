@@ -239,7 +239,11 @@ describe('query planning, executed', () => {
       query: 'how is the LRU cache eviction tested',
       focusScoring: false,
     });
-    assert.ok(flat.results.every((r) => r.explain!.focusMultiplier === 1));
+    // Both the test and the code are found, and neither is multiplied.
+    const flatPaths = flat.results.map((r) => r.path);
+    assert.ok(flatPaths.includes('src/cache/lru.test.ts'), `got: ${flatPaths.join(', ')}`);
+    assert.ok(flatPaths.includes('src/cache/lru.ts'), `got: ${flatPaths.join(', ')}`);
+    for (const r of flat.results) assert.equal(r.explain!.focusMultiplier, 1, r.path);
   });
 
   it('an identifier nobody wrote falls back to the vector side', async () => {

@@ -344,7 +344,13 @@ describe('LocalEngine.search', () => {
       const res = await e.search({ query: 'escape html', explain: true });
       assert.deepEqual(res.degraded, []);
       assert.equal(res.timings.embed, undefined);
-      assert.ok(res.results.every((r) => r.explain!.vector === null));
+      assert.equal(res.plan!.vector.run, false);
+      // The keyword side alone finds the function, and no result has a vector part.
+      assert.equal(res.results[0]!.symbol, 'escapeHtml');
+      for (const r of res.results) {
+        assert.equal(r.explain!.vector, null, r.path);
+        assert.equal(r.explain!.vectorRank, null, r.path);
+      }
     }, null);
   });
 

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { DEFAULT_SYNONYMS } from '@codesift/analysis';
+import { DEFAULT_SYNONYMS } from '@codesift/query';
 import { compileFilter } from './filters.js';
 import {
   findConfigFile,

@@ -35,43 +35,29 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { CodesiftError, errorMessage } from '@codesift/core';
 import {
   DEFAULT_SYNONYMS,
   mergeSynonymTables,
   type SynonymMergeMode,
   type SynonymTable,
-} from '@codesift/analysis';
-import { CodesiftError, errorMessage } from '@codesift/core';
+} from '@codesift/query';
 import { DEFAULT_PLANNER_CONFIG } from './planning/plan-query.js';
+import { PLANNER_SWITCHES, type PlannerSwitches } from './planning/switches.js';
 import type { FileScoreMode, FusionMode, PlannerConfig } from './planning/types.js';
 
-export interface SearchConfig {
+/** The `search` section; the planner's switches (see PlannerSwitches) are feature defaults. */
+export interface SearchConfig extends Partial<PlannerSwitches> {
   synonyms?: SynonymTable;
   synonymsMode?: SynonymMergeMode;
   fusion?: FusionMode;
   vectorWeight?: number;
   focusMultiplier?: number;
-  expansion?: boolean;
-  anchors?: boolean;
-  focusScoring?: boolean;
-  definitions?: boolean;
-  boilerplate?: boolean;
-  reportFocus?: boolean;
-  docDemotion?: boolean;
   docMultiplier?: number;
   fileScore?: FileScoreMode;
   fileDecay?: number;
 }
 
-const BOOLEAN_KEYS = [
-  'expansion',
-  'anchors',
-  'focusScoring',
-  'definitions',
-  'boilerplate',
-  'reportFocus',
-  'docDemotion',
-] as const;
 const UNIT_KEYS = ['vectorWeight', 'focusMultiplier', 'docMultiplier', 'fileDecay'] as const;
 
 export const CONFIG_FILES: readonly string[] = [
@@ -143,7 +129,7 @@ export function validateSearchConfig(section: unknown, where: string): SearchCon
     }
     out[key] = v;
   }
-  for (const key of BOOLEAN_KEYS) {
+  for (const key of PLANNER_SWITCHES) {
     const v = s[key];
     if (v === undefined) continue;
     if (typeof v !== 'boolean') throw bad(where, `"search.${key}" must be true or false`);
@@ -163,7 +149,7 @@ export function plannerConfigFrom(config: SearchConfig = {}): PlannerConfig {
     ...(config.fusion === undefined ? {} : { fusion: config.fusion }),
     ...(config.fileScore === undefined ? {} : { fileScore: config.fileScore }),
     ...pick(config, UNIT_KEYS),
-    ...pick(config, BOOLEAN_KEYS),
+    ...pick(config, PLANNER_SWITCHES),
   };
 }
 

@@ -1,5 +1,6 @@
-import type { SynonymMergeMode, SynonymTable } from '@codesift/analysis';
 import type { SymbolInfo } from '@codesift/core';
+import type { SynonymMergeMode, SynonymTable } from '@codesift/query';
+import type { PlannerSwitches } from './planning/switches.js';
 import type { FusionMode, QueryPlan } from './planning/types.js';
 
 /** Restricts a search. Globs are picomatch patterns over paths relative to the indexed root. */
@@ -14,7 +15,8 @@ export interface SearchFilter {
 /** How fused scores are combined. A request may also ask for 'adaptive' (see FusionMode). */
 export type FusionMethod = 'rrf' | 'linear';
 
-export interface SearchRequest {
+/** One search. The planner's switches (expansion, anchors, ...: see PlannerSwitches) are options too. */
+export interface SearchRequest extends Partial<PlannerSwitches> {
   query: string;
   /** Results wanted; default 10, at most 100. */
   limit?: number;
@@ -45,20 +47,6 @@ export interface SearchRequest {
   deadlineMs?: number;
   /** Whether the query asks about the implementation or its tests; default: inferred from the query. */
   focus?: 'implementation' | 'tests' | 'all';
-  /** Code-aware synonyms and identifier variants on the keyword side; default true. */
-  expansion?: boolean;
-  /** Boost results that contain the query's identifiers, codes or quoted phrases verbatim; default true. */
-  anchors?: boolean;
-  /** Demote results out of focus (test files for implementation questions, and the reverse); default true. */
-  focusScoring?: boolean;
-  /** Boost the chunk defining a symbol the query names; default true. */
-  definitions?: boolean;
-  /** Cut environment reports and issue-template text out of the query before searching; default true. */
-  boilerplate?: boolean;
-  /** Focus inference ignores pasted material (boilerplate, code blocks, a long report's body); default true. */
-  reportFocus?: boolean;
-  /** Demote prose docs (.md, .rst, .txt) for implementation questions that do not ask for docs; default true. */
-  docDemotion?: boolean;
   /** With collapseFiles: a file's score from its best chunk ('best'), best plus decayed next chunks ('decayed'), or decayed for long queries only ('auto'). */
   fileScore?: 'best' | 'decayed' | 'auto';
   /**

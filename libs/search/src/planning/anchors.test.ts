@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseQuery } from '@codesift/analysis';
+import { parseQuery } from '@codesift/query';
 import { compileAnchor, MAX_ANCHORS, matchAnchors, planAnchors } from './anchors.js';
 import type { PlannedAnchor } from './types.js';
 

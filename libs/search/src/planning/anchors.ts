@@ -37,7 +37,7 @@ import {
   type ParsedQuery,
   type PhraseNode,
   type TermNode,
-} from '@codesift/analysis';
+} from '@codesift/query';
 import type { AnchorKind, PlannedAnchor } from './types.js';
 
 export const ANCHOR_BOOST_SHARE = 0.5;

@@ -14,7 +14,8 @@
  * a question naming docs ("readme", "documentation", "changelog", ...)
  * or a test focus leaves them alone.
  */
-import { type Focus, inferFocus, isTestPath, type ParsedQuery } from '@codesift/analysis';
+import { isTestPath } from '@codesift/analysis';
+import { type Focus, inferFocus, type ParsedQuery } from '@codesift/query';
 import type { QueryPlan } from './types.js';
 
 export const DEFAULT_FOCUS_MULTIPLIER = 0.5;

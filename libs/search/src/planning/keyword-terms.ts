@@ -2,20 +2,20 @@
  * The keyword side's terms. With expansion on they come from
  * expandForKeywords: the user's words at weight 1, identifier parts and
  * case variants at 0.5, synonyms at 0.3 of the word they expand (see
- * @codesift/analysis expand.ts). With expansion off they are the analyzer
+ * @codesift/query expand.ts). With expansion off they are the analyzer
  * terms of the user's words (filters and filler words left out), all at
  * weight 1: what the engine searched before query planning, so switching
  * expansion off is a clean ablation.
  *
  * Expansion is keyword-side only; the vector side never sees these terms.
  */
+import { analyzeQuery } from '@codesift/analysis';
 import {
-  analyzeQuery,
   type ExpandedTerm,
   expandForKeywords,
   type ParsedQuery,
   type SynonymTable,
-} from '@codesift/analysis';
+} from '@codesift/query';
 import type { PlannedTerm } from './types.js';
 
 const NO_SYNONYMS: SynonymTable = Object.freeze({});

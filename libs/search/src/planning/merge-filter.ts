@@ -4,7 +4,7 @@
  * are unions: `--lang python` plus `lang:go` in the text searches both,
  * rather than silently nothing. Excludes always add up.
  */
-import type { QueryFilters } from '@codesift/analysis';
+import type { QueryFilters } from '@codesift/query';
 import type { SearchFilter } from '../types.js';
 
 export function mergeFilters(request: SearchFilter | undefined, query: QueryFilters): SearchFilter {

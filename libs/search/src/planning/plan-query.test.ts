@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEFAULT_SYNONYMS, parseQuery } from '@codesift/analysis';
+import { DEFAULT_SYNONYMS, parseQuery } from '@codesift/query';
 import { DEFAULT_PLANNER_CONFIG, NO_PLANNING, planQuery, planText } from './plan-query.js';
 import type { PlannerConfig, PlanOptions, QueryPlan } from './types.js';
 import { EMBED_MAX_CHARS } from './vector-text.js';

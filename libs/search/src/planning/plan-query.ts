@@ -18,12 +18,8 @@
  *   files, at most 4000; anchors are matched over the same number of the
  *   best fused candidates, at most MAX_BOOST_DEPTH.
  */
-import {
-  LONG_REPORT_CHARS,
-  type ParsedQuery,
-  parseQuery,
-  stripBoilerplate,
-} from '@codesift/analysis';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '@codesift/core';
+import { LONG_REPORT_CHARS, type ParsedQuery, parseQuery, stripBoilerplate } from '@codesift/query';
 import { queryIdentifiers } from '../definitions.js';
 import { DEFAULT_RRF_K, DEFAULT_VECTOR_WEIGHT } from '../fusion.js';
 import { ANCHOR_BOOST_SHARE, planAnchors } from './anchors.js';
@@ -31,11 +27,12 @@ import { DEFAULT_DOC_MULTIPLIER, DEFAULT_FOCUS_MULTIPLIER, planFocus } from './f
 import { adaptiveVectorWeight } from './fusion-weights.js';
 import { keywordTerms } from './keyword-terms.js';
 import { hasQueryFilters, mergeFilters } from './merge-filter.js';
+import { allSwitches, resolveSwitches } from './switches.js';
 import type { FusionMode, PlannerConfig, PlanOptions, QueryPlan } from './types.js';
 import { vectorText } from './vector-text.js';
 
-export const DEFAULT_LIMIT = 10;
-export const MAX_LIMIT = 100;
+// Defined in core, where the surfaces that only translate requests find them too.
+export { DEFAULT_LIMIT, MAX_LIMIT };
 /** Candidates per side: enough depth for fusion and boosts to reorder, cheap for the stores. */
 export const MIN_CANDIDATES = 50;
 export const CANDIDATES_PER_RESULT = 5;
@@ -55,13 +52,7 @@ export const DEFAULT_PLANNER_CONFIG: Readonly<Omit<PlannerConfig, 'synonyms'>> =
   focusMultiplier: DEFAULT_FOCUS_MULTIPLIER,
   // Each feature stays switchable per request and per repository; the
   // evaluation decides which stay on by default.
-  expansion: true,
-  anchors: true,
-  focusScoring: true,
-  definitions: true,
-  boilerplate: true,
-  reportFocus: true,
-  docDemotion: true,
+  ...allSwitches(true),
   docMultiplier: DEFAULT_DOC_MULTIPLIER,
   fileScore: 'best',
   fileDecay: DEFAULT_FILE_DECAY,
@@ -75,13 +66,7 @@ export const DEFAULT_PLANNER_CONFIG: Readonly<Omit<PlannerConfig, 'synonyms'>> =
  */
 export const NO_PLANNING: Readonly<PlanOptions> = Object.freeze({
   fusion: 'linear',
-  expansion: false,
-  anchors: false,
-  focusScoring: false,
-  definitions: false,
-  boilerplate: false,
-  reportFocus: false,
-  docDemotion: false,
+  ...allSwitches(false),
   fileScore: 'best',
 });
 
@@ -132,6 +117,7 @@ export function planQuery(
   },
 ): QueryPlan {
   const reasons: string[] = [];
+  const on = resolveSwitches(options, config);
   if (rewrite.removed.length > 0) {
     const byKind = new Map<string, number>();
     for (const r of rewrite.removed) byKind.set(r.kind, (byKind.get(r.kind) ?? 0) + r.chars);
@@ -167,7 +153,7 @@ export function planQuery(
   }
 
   // Keyword side.
-  const expansion = options.expansion ?? config.expansion;
+  const expansion = on.expansion;
   const terms = keywordTerms(parsed, expansion, config.synonyms);
   const expanded = terms.filter((t) => t.source === 'synonym' || t.source === 'case-variant');
   reasons.push(
@@ -227,7 +213,7 @@ export function planQuery(
   }
 
   // Boosts.
-  const definitionsOn = options.definitions ?? config.definitions;
+  const definitionsOn = on.definitions;
   const identifiers = definitionsOn ? queryIdentifiers(parsed.text) : [];
   const definitions = { enabled: definitionsOn, identifiers, boost: fusion.scale };
   if (!definitionsOn) reasons.push('definitions: off');
@@ -236,7 +222,7 @@ export function planQuery(
       `definitions: chunks defining ${identifiers.join(', ')} get +${fmt(fusion.scale)}`,
     );
   }
-  const anchorsOn = options.anchors ?? config.anchors;
+  const anchorsOn = on.anchors;
   const list = anchorsOn ? planAnchors(parsed) : [];
   const maxBoost = ANCHOR_BOOST_SHARE * fusion.scale;
   if (!anchorsOn) reasons.push('anchors: off');
@@ -247,13 +233,11 @@ export function planQuery(
     );
   }
 
-  const focusScoring = options.focusScoring ?? config.focusScoring;
-  const docDemotion = options.docDemotion ?? config.docDemotion;
   const focus = planFocus(parsed, options.focus, {
-    scoring: focusScoring,
+    scoring: on.focusScoring,
     multiplier: config.focusMultiplier,
-    reports: options.reportFocus ?? config.reportFocus,
-    docMultiplier: docDemotion ? config.docMultiplier : 1,
+    reports: on.reportFocus,
+    docMultiplier: on.docDemotion ? config.docMultiplier : 1,
   });
   const out = focus.focus === 'tests' ? 'non-test files' : 'test files';
   reasons.push(

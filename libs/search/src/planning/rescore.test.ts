@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DEFAULT_SYNONYMS, parseQuery } from '@codesift/analysis';
+import { DEFAULT_SYNONYMS, parseQuery } from '@codesift/query';
 import { DEFAULT_PLANNER_CONFIG, planQuery } from './plan-query.js';
 import { rescore } from './rescore.js';
 import type { PlanOptions } from './types.js';

@@ -10,10 +10,11 @@ import type {
   Focus,
   SynonymMergeMode,
   SynonymTable,
-} from '@codesift/analysis';
+} from '@codesift/query';
 import type { FusionMethod, SearchFilter } from '../types.js';
+import type { PlannerSwitches } from './switches.js';
 
-export type { Focus } from '@codesift/analysis';
+export type { Focus } from '@codesift/query';
 
 /** How the two sides are combined: a combiner, or 'adaptive' (linear with weights from the query). */
 export type FusionMode = FusionMethod | 'adaptive';
@@ -48,7 +49,7 @@ export type FileScoreMode = 'best' | 'decayed' | 'auto';
 export interface QueryPlan {
   /** Bumped when the shape changes, for readers of plan_json. */
   version: 1;
-  /** What was cut from the user's text before parsing (see @codesift/analysis stripBoilerplate). */
+  /** What was cut from the user's text before parsing (see @codesift/query stripBoilerplate). */
   rewrite: {
     boilerplate: boolean;
     /** The user's text length, before the cut. */
@@ -58,7 +59,7 @@ export interface QueryPlan {
   input: {
     /** Length of the text that was parsed (after the rewrite). */
     chars: number;
-    /** 0..1, see @codesift/analysis computeSpecificity. */
+    /** 0..1, see @codesift/query computeSpecificity. */
     specificity: number;
     identifierOnly: boolean;
     hasTrace: boolean;
@@ -139,8 +140,8 @@ export interface QueryPlan {
   reasons: string[];
 }
 
-/** Per-request choices; anything unset falls back to the PlannerConfig. */
-export interface PlanOptions {
+/** Per-request choices; anything unset (a switch included) falls back to the PlannerConfig. */
+export interface PlanOptions extends Partial<PlannerSwitches> {
   limit?: number;
   fusion?: FusionMode;
   /** Linear fusion only; adaptive computes its own. */
@@ -148,13 +149,6 @@ export interface PlanOptions {
   rrfK?: number;
   /** Explicit focus; unset: inferred from the query. */
   focus?: Focus;
-  expansion?: boolean;
-  anchors?: boolean;
-  focusScoring?: boolean;
-  definitions?: boolean;
-  boilerplate?: boolean;
-  reportFocus?: boolean;
-  docDemotion?: boolean;
   fileScore?: FileScoreMode;
   keywordOnly?: boolean;
   collapseFiles?: boolean;
@@ -164,24 +158,14 @@ export interface PlanOptions {
 }
 
 /** Engine-wide settings: defaults, then the repository's config file (see search-config.ts). */
-export interface PlannerConfig {
+export interface PlannerConfig extends PlannerSwitches {
   /** The merged synonym table the keyword side expands with. */
   synonyms: SynonymTable;
   fusion: FusionMode;
   vectorWeight: number;
   rrfK: number;
   focusMultiplier: number;
-  expansion: boolean;
-  anchors: boolean;
-  focusScoring: boolean;
-  /** Boost the chunk defining a symbol the query names. */
-  definitions: boolean;
-  /** Cut environment reports and issue-template text out of the query. */
-  boilerplate: boolean;
-  /** Focus inference ignores pasted material as cues. */
-  reportFocus: boolean;
-  /** Demote prose docs for implementation questions (docMultiplier). */
-  docDemotion: boolean;
+  /** What prose docs are multiplied by when `docDemotion` is on. */
   docMultiplier: number;
   fileScore: FileScoreMode;
   fileDecay: number;

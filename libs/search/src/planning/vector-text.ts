@@ -18,7 +18,7 @@
  *    frames are dependencies, not what is searched for);
  * 4. then the remaining prose, in order, until EMBED_MAX_CHARS.
  */
-import type { ParsedQuery, TraceNode } from '@codesift/analysis';
+import type { ParsedQuery, TraceNode } from '@codesift/query';
 
 /** Texts up to this long are embedded whole; longer ones are condensed to this length. */
 export const EMBED_MAX_CHARS = 2000;

@@ -1,0 +1,94 @@
+/**
+ * What the boosts read from the stores before ranking: where the symbols
+ * the query names are defined (and which candidates hold them), and the
+ * content of the best candidates for anchor matching. The chunks read are
+ * kept for hydration, so no chunk is fetched twice.
+ */
+import type { Chunk } from '@codesift/core';
+import { errorMessage } from '@codesift/core';
+import type { KeywordHit } from '@codesift/stores';
+import { type Definition, holdsDefinition } from './definitions.js';
+import type { QueryPlan } from './planning/types.js';
+import type { BoostEvidence, Fused } from './ranking.js';
+import type { SearchIndex } from './search-index.js';
+
+export interface Evidence extends BoostEvidence {
+  /** Chunks read for anchors, by id. */
+  chunks: ReadonlyMap<string, Chunk>;
+  /** A store that failed without failing the search, e.g. 'definitions: ...'. */
+  degraded: string[];
+}
+
+export async function gatherEvidence(
+  index: SearchIndex,
+  plan: QueryPlan,
+  fused: Fused,
+): Promise<Evidence> {
+  const degraded: string[] = [];
+  let defs: Definition[] = [];
+  if (plan.definitions.enabled) {
+    try {
+      defs = await lookupDefinitions(index, plan.definitions.identifiers);
+    } catch (err) {
+      // Symbols may live in another service (the cluster's symbol service):
+      // without them the answer loses the definition boost, not its results.
+      degraded.push(`definitions: ${errorMessage(err)}`);
+    }
+  }
+  const definitions = await holdingDefinitions(index, fused.candidates, defs, fused.keywordById);
+  const chunks = new Map<string, Chunk>();
+  const contents = new Map<string, string>();
+  if (plan.anchors.enabled && plan.anchors.list.length > 0 && fused.candidates.length > 0) {
+    const ids = fused.candidates.slice(0, plan.boostDepth).map((c) => c.id);
+    for (const c of await index.chunks.get(ids)) {
+      chunks.set(c.id, c);
+      contents.set(c.id, c.content);
+    }
+  }
+  return { definitions, contents, chunks, degraded };
+}
+
+/** Where the symbols the query names (exactly, case-insensitively) are defined. */
+async function lookupDefinitions(
+  index: SearchIndex,
+  identifiers: readonly string[],
+): Promise<Definition[]> {
+  const defs: Definition[] = [];
+  for (const id of identifiers) {
+    const needle = id.replaceAll('::', '.').toLowerCase();
+    for (const s of await index.symbols.lookup(needle, { limit: 20 })) {
+      if (s.name.toLowerCase() === needle || s.qualifiedName.toLowerCase() === needle) {
+        defs.push({ path: s.path, startLine: s.startLine });
+      }
+    }
+  }
+  return defs;
+}
+
+/** Ids of candidates that hold one of the definitions. */
+async function holdingDefinitions(
+  index: SearchIndex,
+  candidates: readonly { id: string; path: string }[],
+  defs: readonly Definition[],
+  keywordById: ReadonlyMap<string, KeywordHit>,
+): Promise<Set<string>> {
+  const defPaths = new Set(defs.map((d) => d.path));
+  const out = new Set<string>();
+  // Vector hits carry no line range; read it for the few candidates in a defining file.
+  const unknown: string[] = [];
+  for (const f of candidates) {
+    if (!defPaths.has(f.path)) continue;
+    const k = keywordById.get(f.id);
+    if (k) {
+      if (holdsDefinition(k, defs)) out.add(f.id);
+    } else {
+      unknown.push(f.id);
+    }
+  }
+  if (unknown.length > 0) {
+    for (const c of await index.chunks.get(unknown)) {
+      if (holdsDefinition(c, defs)) out.add(c.id);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,96 @@
+/**
+ * Reads lines of an indexed file from disk for `getSnippet`. Only files the
+ * index holds are readable, and only inside their root (symlinks included),
+ * so .env files, keys, .git and anything ignored stay out of reach even
+ * though they sit inside the root.
+ */
+import { realpathSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  CodesiftError,
+  errorMessage,
+  resolveInsideRoot,
+  splitRepositoryPath,
+} from '@codesift/core';
+import type { SearchIndex } from './search-index.js';
+import type { Snippet } from './types.js';
+
+/** Lines returned at most, so a careless range cannot dump a huge file. */
+const MAX_SNIPPET_LINES = 2000;
+
+/** Lines startLine..endLine of `file` (clamped to the file), at most MAX_SNIPPET_LINES. */
+export async function readIndexedLines(
+  index: Pick<SearchIndex, 'location' | 'manifest' | 'meta'>,
+  file: string,
+  startLine: number,
+  endLine: number,
+): Promise<Snippet> {
+  if (typeof file !== 'string' || file.trim() === '') {
+    throw new CodesiftError('INVALID_ARGUMENT', 'the path is empty');
+  }
+  if (!Number.isFinite(startLine) || !Number.isFinite(endLine)) {
+    throw new CodesiftError('INVALID_ARGUMENT', `invalid line range ${startLine}-${endLine}`);
+  }
+  const meta = await index.meta();
+  const rel = path.posix.normalize(file.replaceAll('\\', '/')).replace(/^\.\/+/, '');
+  // In an index of many repositories a path starts with its repository's name,
+  // and the file lives in that repository's directory.
+  const repos = meta.repositories ?? {};
+  const inRepository = splitRepositoryPath(repos, rel);
+  if (inRepository === null && Object.keys(repos).length > 0) {
+    throw new CodesiftError('INVALID_ARGUMENT', `${rel} is in none of the index's repositories`, {
+      hint: 'paths in this index start with their repository name; search or find_symbol gives valid paths',
+    });
+  }
+  const root = inRepository ? inRepository.root : meta.root;
+  if (root === null) {
+    throw new CodesiftError(
+      'INDEX_INCOMPATIBLE',
+      `index ${index.location} records no root directory`,
+      {
+        hint: 're-run `codesift index <dir>` so the index records where its files live',
+      },
+    );
+  }
+  const abs = resolveInsideRoot(root, inRepository ? inRepository.path : rel);
+  const record = await index.manifest.get(rel);
+  if (!record) {
+    throw new CodesiftError('INVALID_ARGUMENT', `${rel} is not an indexed file`, {
+      hint: 'get_snippet reads files the index holds; search or find_symbol gives valid paths',
+    });
+  }
+  let text: string;
+  try {
+    // A symlink inside the root may point outside it; the real path must stay inside too.
+    const realRoot = realpathSync(root);
+    const real = realpathSync(abs);
+    resolveInsideRoot(realRoot, path.relative(realRoot, real));
+    text = await readFile(real, 'utf8');
+  } catch (err) {
+    if (err instanceof CodesiftError) throw err;
+    const code = (err as { code?: string }).code;
+    if (code === 'ENOENT') {
+      throw new CodesiftError('INVALID_ARGUMENT', `file not found: ${rel} (under ${root})`, {
+        hint: 'the file may have been deleted or moved since indexing; re-run `codesift index`',
+      });
+    }
+    if (code === 'EISDIR') throw new CodesiftError('INVALID_ARGUMENT', `${rel} is a directory`);
+    throw new CodesiftError('UNREADABLE', `cannot read ${rel}: ${errorMessage(err)}`, {
+      cause: err,
+    });
+  }
+  const lines = text.split(/\r?\n/);
+  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+  const n = lines.length;
+  const start = Math.min(Math.max(1, Math.floor(startLine)), n);
+  let end = Math.min(Math.max(start, Math.floor(endLine)), n);
+  end = Math.min(end, start + MAX_SNIPPET_LINES - 1);
+  return {
+    path: rel,
+    startLine: start,
+    endLine: end,
+    language: record.language,
+    text: lines.slice(start - 1, end).join('\n'),
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * The planner's on/off features, listed once. A request (SearchRequest),
+ * the planner's per-request options (PlanOptions), the engine-wide config
+ * (PlannerConfig) and the repository's config file (SearchConfig) all take
+ * these keys from here, so adding a feature is one entry in each of the two
+ * declarations below.
+ */
+
+/** Every switch defaults to true: the evaluation decides which stay on. */
+export interface PlannerSwitches {
+  /** Code-aware synonyms and identifier variants on the keyword side; default true. */
+  expansion: boolean;
+  /** Boost results that contain the query's identifiers, codes or quoted phrases verbatim; default true. */
+  anchors: boolean;
+  /** Demote results out of focus (test files for implementation questions, and the reverse); default true. */
+  focusScoring: boolean;
+  /** Boost the chunk defining a symbol the query names; default true. */
+  definitions: boolean;
+  /** Cut environment reports and issue-template text out of the query before searching; default true. */
+  boilerplate: boolean;
+  /** Focus inference ignores pasted material (boilerplate, code blocks, a long report's body); default true. */
+  reportFocus: boolean;
+  /** Demote prose docs (.md, .rst, .txt) for implementation questions that do not ask for docs; default true. */
+  docDemotion: boolean;
+}
+
+export type PlannerSwitch = keyof PlannerSwitches;
+
+// A record, not an array: the compiler checks that it names every switch and nothing else.
+const SWITCH_KEYS: Readonly<Record<PlannerSwitch, true>> = {
+  expansion: true,
+  anchors: true,
+  focusScoring: true,
+  definitions: true,
+  boilerplate: true,
+  reportFocus: true,
+  docDemotion: true,
+};
+
+/** The keys of PlannerSwitches, for code that walks them (validation, defaults, request options). */
+export const PLANNER_SWITCHES: readonly PlannerSwitch[] = Object.freeze(
+  Object.keys(SWITCH_KEYS) as PlannerSwitch[],
+);
+
+function switchesFrom(value: (key: PlannerSwitch) => boolean): PlannerSwitches {
+  return Object.fromEntries(PLANNER_SWITCHES.map((k) => [k, value(k)])) as Record<
+    PlannerSwitch,
+    boolean
+  >;
+}
+
+/** Every switch set to `on`. */
+export function allSwitches(on: boolean): PlannerSwitches {
+  return switchesFrom(() => on);
+}
+
+/** The switches set in `options`, each falling back to `config`'s. */
+export function resolveSwitches(
+  options: Partial<PlannerSwitches>,
+  config: PlannerSwitches,
+): PlannerSwitches {
+  return switchesFrom((k) => options[k] ?? config[k]);
+}

@@ -1,0 +1,88 @@
+/**
+ * Ranking, purely: the sides' hits fused into one list (fusion.ts), the
+ * plan's boosts and focus applied (planning/rescore.ts), then collapsed to
+ * files when asked and cut to the plan's limit. Everything read from the
+ * stores (definitions, chunk contents) comes in as BoostEvidence.
+ */
+import type { KeywordHit, VectorHit } from '@codesift/stores';
+import { collapseByPath, collapseDecayed } from './collapse.js';
+import { type FusedHit, fuse } from './fusion.js';
+import { type Candidate, type Rescored, rescore } from './planning/rescore.js';
+import type { QueryPlan } from './planning/types.js';
+
+/** The sides' answers; null for a side that did not run or was dropped. */
+export interface SideHits {
+  keyword: KeywordHit[] | null;
+  vector: VectorHit[] | null;
+}
+
+export interface Fused {
+  /** Best first. */
+  hits: FusedHit[];
+  /** The same hits as rescore's candidates, with the path and language the sides reported. */
+  candidates: Candidate[];
+  /** The keyword side's hits by id: unlike vector hits they carry line ranges. */
+  keywordById: ReadonlyMap<string, KeywordHit>;
+}
+
+/** What the boosts need from the stores (see evidence.ts). */
+export interface BoostEvidence {
+  /** Ids of candidates holding a definition the query names. */
+  definitions: ReadonlySet<string>;
+  /** Content of the candidates checked for anchors. */
+  contents: ReadonlyMap<string, string>;
+}
+
+/** A fused hit with its boosts and final score. */
+export type Ranked = FusedHit & Rescored;
+
+export function fuseSides(plan: QueryPlan, sides: SideHits): Fused {
+  const paths = new Map<string, string>();
+  const keywordById = new Map<string, KeywordHit>();
+  for (const h of sides.keyword ?? []) {
+    paths.set(h.id, h.path);
+    keywordById.set(h.id, h);
+  }
+  for (const h of sides.vector ?? []) if (!paths.has(h.id)) paths.set(h.id, h.path);
+  const hits = fuse({
+    keyword: sides.keyword,
+    vector: sides.vector,
+    method: plan.fusion.combiner,
+    k: plan.fusion.rrfK ?? undefined,
+    vectorWeight: plan.fusion.vectorWeight ?? undefined,
+  });
+  const candidates = hits.map((f): Candidate => {
+    const language = keywordById.get(f.id)?.language;
+    return {
+      id: f.id,
+      path: paths.get(f.id)!,
+      fused: f.fused,
+      ...(language === undefined ? {} : { language }),
+    };
+  });
+  return { hits, candidates, keywordById };
+}
+
+/** Boosts and focus, then files (when the plan collapses), best first, at most plan.limit. */
+export function rank(plan: QueryPlan, fused: Fused, evidence: BoostEvidence): Ranked[] {
+  const byId = new Map<string, FusedHit>(fused.hits.map((f) => [f.id, f]));
+  let ranked: Ranked[] = rescore({
+    plan,
+    candidates: fused.candidates,
+    definitions: evidence.definitions,
+    contents: evidence.contents,
+  }).map((r) => ({ ...byId.get(r.id)!, ...r }));
+  if (plan.collapseFiles) {
+    ranked =
+      plan.files.score === 'decayed'
+        ? collapseDecayed(
+            ranked,
+            plan.files.decay,
+            plan.files.maxChunks,
+            // A file's next chunks add their focused fusion score, not their boosts (see collapse.ts).
+            (r) => r.fused * r.focusMultiplier,
+          )
+        : collapseByPath(ranked);
+  }
+  return ranked.slice(0, plan.limit);
+}
