@@ -1,7 +1,7 @@
 /**
  * The index-job port: what a surface (gRPC IndexService, MCP index_status)
  * needs of whatever runs index jobs — the local runner in @codesift/pipeline
- * or the cluster's scanner service (@codesift/service-kit). Defined here
+ * or the cluster's scanner service (@codesift/cluster-services). Defined here
  * once so that neither surface depends on a runner, and both runners share
  * one status shape; a runner may add fields of its own.
  */

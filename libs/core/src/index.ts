@@ -18,6 +18,7 @@ export {
   repositoryPrefix,
   splitRepositoryPath,
 } from './repositories.js';
+export { DEFAULT_LIMIT, MAX_LIMIT } from './search-limits.js';
 export type {
   Chunk,
   FileContent,

@@ -1,5 +1,5 @@
 // The index-job port lives in @codesift/core (shared by the local runner in
-// @codesift/pipeline and the cluster's in @codesift/service-kit); the
+// @codesift/pipeline and the cluster's in @codesift/cluster-services); the
 // IndexService speaks it.
 export type {
   IndexJobState,

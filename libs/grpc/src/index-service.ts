@@ -6,11 +6,11 @@ import {
   JobState,
 } from '@codesift/proto';
 import type { SearchEngine } from '@codesift/search';
+import { indexStatusToProto, protoCount } from '@codesift/wire';
 import { status } from '@grpc/grpc-js';
 import { GrpcStatusError } from './errors.js';
 import type { ServiceHandlers } from './implement.js';
 import type { IndexJobStatus, IndexJobs } from './index-jobs.js';
-import { indexStatusToProto, protoCount } from './search-mapping.js';
 
 const STATE: Record<IndexJobStatus['state'], JobState> = {
   queued: JobState.QUEUED,

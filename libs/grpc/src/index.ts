@@ -34,19 +34,7 @@ export {
   type RemoteEngineOptions,
   remoteError,
 } from './remote-engine.js';
-export {
-  DEFAULT_LIMIT,
-  indexStatusFromProto,
-  indexStatusToProto,
-  MAX_LIMIT,
-  MAX_QUERY_CHARS,
-  searchRequestFromProto,
-  searchRequestToProto,
-  searchResponseFromProto,
-  searchResponseToProto,
-  snippetFromProto,
-  snippetToProto,
-} from './search-mapping.js';
+export { MAX_QUERY_CHARS } from './search-request-limits.js';
 export { MAX_SNIPPET_LINE, MAX_SNIPPET_SPAN } from './search-service.js';
 export {
   type CodesiftGrpcServer,

@@ -15,15 +15,15 @@ import type {
   SearchResponse,
   Snippet,
 } from '@codesift/search';
-import { symbolFromWire } from '@codesift/wire';
-import { type ServiceError, status } from '@grpc/grpc-js';
-import { type CodesiftClient, connectCodesift } from './client.js';
 import {
   indexStatusFromProto,
   searchRequestToProto,
   searchResponseFromProto,
   snippetFromProto,
-} from './search-mapping.js';
+  symbolFromWire,
+} from '@codesift/wire';
+import { type ServiceError, status } from '@grpc/grpc-js';
+import { type CodesiftClient, connectCodesift } from './client.js';
 import { MAX_SNIPPET_LINE, MAX_SNIPPET_SPAN } from './search-service.js';
 import { MAX_SYMBOL_LIMIT } from './symbol-service.js';
 

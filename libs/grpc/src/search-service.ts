@@ -1,8 +1,9 @@
 import type { SearchService } from '@codesift/proto';
 import type { SearchEngine } from '@codesift/search';
+import { searchRequestFromProto, searchResponseToProto, snippetToProto } from '@codesift/wire';
 import { invalidArgument } from './errors.js';
 import type { ServiceHandlers } from './implement.js';
-import { searchRequestFromProto, searchResponseToProto, snippetToProto } from './search-mapping.js';
+import { checkSearchRequest } from './search-request-limits.js';
 
 /**
  * GetSnippet bounds. The engine returns at most a couple of thousand lines per
@@ -26,6 +27,7 @@ export function engineBudgetMs(remainingMs: number): number {
 export function searchHandlers(engine: SearchEngine): ServiceHandlers<typeof SearchService.method> {
   return {
     async search(req, ctx) {
+      checkSearchRequest(req);
       const request = searchRequestFromProto(req);
       if (ctx.deadlineMs !== undefined) request.deadlineMs = engineBudgetMs(ctx.deadlineMs);
       request.signal = ctx.signal;

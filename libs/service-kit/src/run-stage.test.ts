@@ -10,10 +10,10 @@ import {
   readDeadLetters,
 } from '@codesift/bus';
 import { startNatsServer } from '@codesift/bus/testing';
+import { watchJob } from '@codesift/cluster-services';
 import { JobEvent_Kind } from '@codesift/proto';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { watchJob } from './job-progress.js';
 import { createLogger } from './log.js';
 import { runStage, type StageDefinition } from './run-stage.js';
 
@@ -123,4 +123,99 @@ test('runs a stage over batches: a bad file fails alone, a failing batch fails e
   assert.equal(closed, true);
   assert.equal(await running.stopped, 0);
   assert.equal(running.runtime.nc.isClosed(), true);
+});
+
+test('what a handler returns is stored before the ack: failures, outputs fitted under the limit, done files', async (t) => {
+  const server = await startNatsServer();
+  const nc = await connect({ servers: server.url });
+  const running: { stop(): Promise<void> }[] = [];
+  t.after(async () => {
+    await Promise.all(running.map((r) => r.stop()));
+    await nc.close();
+    await server.stop();
+  });
+  await ensureStreams(await jetstreamManager(nc));
+  const js = jetstream(nc);
+
+  // More than 3/4 of the server's max_payload (1 MiB by default): no message can carry it.
+  const huge = 'x'.repeat(900 * 1024);
+  const chunk = (path: string, content: string) => ({
+    id: `${path}#1`,
+    path,
+    language: 'typescript',
+    range: { startLine: 1, endLine: 1 },
+    kind: 'block',
+    content,
+  });
+  const probe: StageDefinition = {
+    name: 'probe',
+    async init() {
+      return {
+        bindings: [
+          {
+            queue: 'chunks',
+            async handler(batch) {
+              const good = batch.files.filter((f) => f.path !== 'bad.ts');
+              return {
+                failed: batch.files
+                  .filter((f) => f.path === 'bad.ts')
+                  .map((file) => ({ file, reason: 'cannot read bad.ts' })),
+                out: [{ queue: 'contextualized', files: good }],
+                done: good
+                  .filter((f) => f.path !== 'huge.ts')
+                  .map((f) => ({ path: f.path, chunks: f.chunks.length })),
+              };
+            },
+          },
+        ],
+      };
+    },
+  };
+  // What the probe passes on, as the next stage sees it.
+  const passedOn: string[] = [];
+  const next: StageDefinition = {
+    name: 'next',
+    async init() {
+      return {
+        bindings: [
+          {
+            queue: 'contextualized',
+            async handler(batch) {
+              passedOn.push(...batchPaths(batch));
+            },
+          },
+        ],
+      };
+    },
+  };
+  const env = { NATS_URL: server.url, CODESIFT_PULL_EXPIRES_MS: '1000' };
+  for (const stage of [probe, next]) {
+    running.push(await runStage(stage, { env, handleSignals: false, log: quiet }));
+  }
+
+  const files = [
+    { path: 'a.ts', chunks: [chunk('a.ts', 'const a = 1;')] },
+    { path: 'bad.ts', chunks: [chunk('bad.ts', '?')] },
+    { path: 'huge.ts', chunks: [chunk('huge.ts', huge)] },
+    { path: 'b.ts', chunks: [chunk('b.ts', 'const b = 2;'), chunk('b.ts', 'const c = 3;')] },
+  ];
+  await publish(js, 'chunks', { jobId: 'j3', files });
+  await publishJobEvent(js, { jobId: 'j3', kind: JobEvent_Kind.JOB_PLANNED, filesTotal: 4n });
+  const progress = await watchJob(js, 'j3', { timeoutMs: 30_000 });
+  assert.equal(progress.filesDone, 2);
+  assert.equal(progress.chunks, 3);
+  assert.equal(progress.failures.get('bad.ts'), 'cannot read bad.ts');
+  assert.match(
+    progress.failures.get('huge.ts') ?? '',
+    /too large for one message on contextualized/,
+  );
+
+  for (let i = 0; passedOn.length < 2 && i < 300; i++) await new Promise((r) => setTimeout(r, 100));
+  assert.deepEqual(passedOn.sort(), ['a.ts', 'b.ts']);
+  // Each failed file is dead-lettered alone, as a batch of the consumed queue.
+  const letters = await readDeadLetters(js, { stage: 'contextualizer', expiresMs: 1000 });
+  assert.deepEqual(letters.map((l) => batchPaths(decodeWork('chunks', l.letter.payload))).sort(), [
+    ['bad.ts'],
+    ['huge.ts'],
+  ]);
 });

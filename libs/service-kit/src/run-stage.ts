@@ -1,7 +1,9 @@
 // The process shell around one pipeline stage: connect, make sure the
 // streams exist, consume the stage's queues, and on SIGINT/SIGTERM stop
 // pulling, let in-flight messages finish (and ack), release the stage's
-// resources and close NATS. The stage itself only supplies handlers.
+// resources and close NATS. The stage itself only supplies handlers, which
+// return what they made of a batch (see stage-result.ts); publishing it is
+// done here.
 import {
   type AnyBatch,
   type Consumption,
@@ -27,6 +29,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { readServiceConfig, type ServiceConfig } from './config.js';
 import { connectWithRetry } from './connect.js';
 import { createLogger, type Logger } from './log.js';
+import { type StageResult, storeResult } from './stage-result.js';
 
 /** What a stage handler gets besides the batch: the consumer's context, and a way to fail one file. */
 export interface StageContext<Q extends WorkQueue = WorkQueue> extends HandlerContext {
@@ -42,14 +45,15 @@ export interface StageContext<Q extends WorkQueue = WorkQueue> extends HandlerCo
 }
 
 /**
- * A stage's work on one batch. Resolving acks the batch; throwing means a
- * transient failure (a publish, a busy store): the whole batch is retried,
- * so the handler must be idempotent per batch.
+ * A stage's work on one batch: what it resolves with (its outputs, failed
+ * and done files) is stored by runStage, then the batch is acked. Throwing
+ * means a transient failure (a busy store, a model call): the whole batch
+ * is retried, so the handler must be idempotent per batch.
  */
 export type StageHandler<Q extends WorkQueue> = (
   batch: WorkMessage<Q>,
   ctx: StageContext<Q>,
-) => Promise<void>;
+) => Promise<StageResult<Q> | undefined> | Promise<void>;
 
 /** One queue a stage consumes and what it does with each message. */
 export type StageBinding = {
@@ -127,7 +131,7 @@ export async function runStage(
     instance = await stage.init(runtime);
     for (const binding of instance.bindings) {
       consumptions.push(
-        await consume(js, binding.queue, reportFailures(js, stage.name, binding) as never, {
+        await consume(js, binding.queue, runHandler(js, nc, stage.name, binding) as never, {
           maxInFlight: binding.maxInFlight ?? opts.maxInFlight ?? 8,
           pullExpiresMs: config.pullExpiresMs,
           onError: (err, where) => log.warn(`${where} error`, { queue: binding.queue, error: err }),
@@ -152,12 +156,12 @@ export async function runStage(
 }
 
 /**
- * Gives the handler its per-file failure report, and when a batch's last
- * attempt fails (it is about to be dead-lettered whole by the consumer
- * loop), tells the job that every file of it failed, so its progress does
- * not wait for files that will never be done.
+ * Gives the handler its per-file failure report, stores what it returns,
+ * and when a batch's last attempt fails (it is about to be dead-lettered
+ * whole by the consumer loop), tells the job that every file of it failed,
+ * so its progress does not wait for files that will never be done.
  */
-function reportFailures(js: JetStreamClient, stage: string, binding: StageBinding) {
+function runHandler(js: JetStreamClient, nc: NatsConnection, stage: string, binding: StageBinding) {
   const queue = binding.queue;
   const handler = binding.handler as StageHandler<WorkQueue>;
   const wrapped: Handler<WorkQueue> = async (message, ctx) => {
@@ -191,7 +195,21 @@ function reportFailures(js: JetStreamClient, stage: string, binding: StageBindin
       },
     };
     try {
-      await handler(message, stageCtx);
+      const result = await handler(message, stageCtx);
+      if (result) {
+        await storeResult(
+          {
+            js,
+            maxPayload: nc.info?.max_payload,
+            stage,
+            queue,
+            batch: message,
+            trace: ctx.trace,
+            fileFailed: stageCtx.fileFailed,
+          },
+          result,
+        );
+      }
     } catch (err) {
       if (ctx.deliveries >= ctx.maxAttempts) {
         await reportBatchFailed(js, stage, queue, message, errorMessage(err), {

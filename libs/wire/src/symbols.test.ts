@@ -26,3 +26,21 @@ test('a symbol survives the wire, bytes included; no parent travels as empty', (
   assert.equal(symbolToWire(top).parent, '');
   assert.deepEqual(symbolFromWire(symbolToWire(top)), top);
 });
+
+test('symbols survive the wire, top level keeps parent null', () => {
+  const s: SymbolInfo = {
+    id: 's1',
+    name: 'Graph',
+    qualifiedName: 'Graph',
+    kind: 'class',
+    path: 'a.ts',
+    language: 'typescript',
+    startLine: 2,
+    endLine: 9,
+    parent: null,
+    signature: 'class Graph',
+    doc: '',
+  };
+  assert.deepEqual(symbolFromWire(symbolToWire(s)), s);
+  assert.deepEqual(symbolFromWire(symbolToWire({ ...s, parent: 'ns' })).parent, 'ns');
+});

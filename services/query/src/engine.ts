@@ -1,6 +1,6 @@
-// How the query service searches. Kept to two small functions so the store
-// behind it can change (the SQLite index today; Elasticsearch + Qdrant once
-// the engine takes them) without touching the server wiring.
+// How the query service searches. Kept to two small functions so the server
+// wiring stays the same whichever store the config names: the writer's SQLite
+// index (searched on a pool of threads) or Elasticsearch + Qdrant.
 
 import { openLocalEnginePool } from '@codesift/engine-pool';
 import type { SearchEngine } from '@codesift/search';

@@ -4,15 +4,10 @@
 // through the scanner service, grpc.health.v1, optional token auth. It only
 // wires libraries together; SIGINT/SIGTERM stop it gracefully.
 import { existsSync } from 'node:fs';
+import { createClusterIndexJobs, NatsSymbolIndex } from '@codesift/cluster-services';
 import { errorMessage, isCodesiftError } from '@codesift/core';
 import { createGrpcServer, type IndexJobs, quietGrpcLogs, waitForStopSignal } from '@codesift/grpc';
-import {
-  connectWithRetry,
-  createClusterIndexJobs,
-  createLogger,
-  type Logger,
-  NatsSymbolIndex,
-} from '@codesift/service-kit';
+import { connectWithRetry, createLogger, type Logger } from '@codesift/service-kit';
 import { type OpenFromEnvOptions, openSearchIndexFromEnv } from '@codesift/stores-cluster/env';
 import { startTelemetry } from '@codesift/telemetry';
 import { jetstream } from '@nats-io/jetstream';
@@ -103,7 +98,9 @@ async function waitForIndex(
   signal?: AbortSignal,
 ) {
   const ready = async () => {
-    if (config.indexPath !== undefined) return existsSync(config.indexPath);
+    if (config.indexPath !== undefined && !existsSync(config.indexPath)) return false;
+    // The file appears before the writer has laid down its schema: opening it
+    // then says INDEX_NOT_FOUND ("is empty"), which means "not yet" here too.
     try {
       await (await openSearchIndexFromEnv(env, stores)).close();
       return true;

@@ -12,9 +12,8 @@ import {
   readDeadLetters,
 } from '@codesift/bus';
 import { type NatsServerHandle, startNatsServer } from '@codesift/bus/testing';
+import { fetchManifest, submitIndexJob, watchJob } from '@codesift/cluster-services';
 import { JobEvent_Kind } from '@codesift/proto';
-import { fetchManifest, watchJob } from '@codesift/service-kit';
-import { submitIndexJob } from '@codesift/worker';
 import { type JetStreamClient, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import Database from 'better-sqlite3';

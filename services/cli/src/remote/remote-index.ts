@@ -5,10 +5,16 @@
 // totals come from the writer too.
 import path from 'node:path';
 import { ensureStreams } from '@codesift/bus';
+import {
+  fetchIndexStats,
+  fetchManifest,
+  type JobProgress,
+  type SubmittedJob,
+  submitIndexJob,
+  watchJob,
+} from '@codesift/cluster-services';
 import { CodesiftError, errorMessage } from '@codesift/core';
 import type { IndexProgress, IndexSummary } from '@codesift/pipeline';
-import { fetchIndexStats, fetchManifest, type JobProgress, watchJob } from '@codesift/service-kit';
-import { type SubmittedJob, submitIndexJob } from '@codesift/worker/submit';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { ProgressView } from '../ui/progress-view.js';

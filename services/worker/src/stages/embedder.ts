@@ -3,13 +3,12 @@
 // environment choice (see embedderFromEnv); `none` passes chunks through for
 // a keyword-only index; `fixed:<ms>` is a benchmark stand-in (see
 // ../fixed-embedder.ts).
-import { createWorkFile } from '@codesift/bus';
+import { createWorkFile, type WorkMessage } from '@codesift/bus';
 import { embeddingText } from '@codesift/context';
 import { createBuiltinEmbedder, createEmbedderFromEnv, type Embedder } from '@codesift/models';
-import type { StageDefinition } from '@codesift/service-kit';
-import { chunkFromWire, vectorToWire } from '../convert.js';
+import type { StageDefinition, StageResult } from '@codesift/service-kit';
+import { chunkFromWire, vectorToWire } from '@codesift/wire';
 import { createFixedCostEmbedder, parseFixedEmbedderChoice } from '../fixed-embedder.js';
-import { byPath, publishFitted } from '../publish-batch.js';
 
 /**
  * CODESIFT_EMBEDDER: `none` (no vectors), `builtin` (the offline model), or
@@ -45,9 +44,46 @@ export async function embedderFromEnv(env: NodeJS.ProcessEnv): Promise<Embedder 
  */
 const EMBEDDER_IN_FLIGHT = 1;
 
+/**
+ * Embeds every chunk of the batch; without an embedder (`none`) the files
+ * pass through unchanged. `working` is called after each model call: a
+ * large batch may take longer than the ack deadline to embed.
+ */
+export async function embedBatch(
+  embedder: Embedder | null,
+  batch: WorkMessage<'contextualized'>,
+  working: () => void = () => undefined,
+): Promise<StageResult<'contextualized'>> {
+  if (!embedder) return { out: [{ queue: 'embedded', files: batch.files }] };
+  // Every chunk of the batch in one list, embedded in groups of the
+  // model's preferred size: fewer, fuller calls than file by file.
+  const texts = batch.files.flatMap((f) => f.chunks.map((c) => embeddingText(chunkFromWire(c))));
+  const vectors: Float32Array[] = [];
+  for (let i = 0; i < texts.length; i += embedder.maxBatch) {
+    vectors.push(...(await embedder.embed(texts.slice(i, i + embedder.maxBatch))));
+    working();
+  }
+  if (vectors.length !== texts.length) {
+    throw new Error(`${embedder.name}: ${vectors.length} vectors for ${texts.length} texts`);
+  }
+  let next = 0;
+  const embedded = batch.files.map((f) => {
+    const own = vectors.slice(next, next + f.chunks.length);
+    next += f.chunks.length;
+    return createWorkFile('embedded', {
+      ...f,
+      vectors: own.map(vectorToWire),
+      embedder: own.length > 0 ? embedder.name : '',
+    });
+  });
+  // Vectors make the files much larger (512 floats = 2 KiB per chunk):
+  // runStage splits the batch to stay under the message limit.
+  return { out: [{ queue: 'embedded', files: embedded }] };
+}
+
 export const embedderStage: StageDefinition = {
   name: 'embedder',
-  async init({ js, nc, log, env }) {
+  async init({ log, env }) {
     const embedder = await embedderFromEnv(env);
     log.info('embedder ready', { embedder: embedder?.name ?? 'none' });
     return {
@@ -55,42 +91,7 @@ export const embedderStage: StageDefinition = {
         {
           queue: 'contextualized',
           maxInFlight: embedder ? EMBEDDER_IN_FLIGHT : undefined,
-          async handler(batch, ctx) {
-            const out = { js, nc, ctx, inputs: byPath(batch.files) };
-            if (!embedder) {
-              await publishFitted(out, 'embedded', batch.jobId, batch.files);
-              return;
-            }
-            // Every chunk of the batch in one list, embedded in groups of the
-            // model's preferred size: fewer, fuller calls than file by file.
-            const texts = batch.files.flatMap((f) =>
-              f.chunks.map((c) => embeddingText(chunkFromWire(c))),
-            );
-            const vectors: Float32Array[] = [];
-            for (let i = 0; i < texts.length; i += embedder.maxBatch) {
-              vectors.push(...(await embedder.embed(texts.slice(i, i + embedder.maxBatch))));
-              // A large batch may take longer than the ack deadline to embed.
-              ctx.working();
-            }
-            if (vectors.length !== texts.length) {
-              throw new Error(
-                `${embedder.name}: ${vectors.length} vectors for ${texts.length} texts`,
-              );
-            }
-            let next = 0;
-            const embedded = batch.files.map((f) => {
-              const own = vectors.slice(next, next + f.chunks.length);
-              next += f.chunks.length;
-              return createWorkFile('embedded', {
-                ...f,
-                vectors: own.map(vectorToWire),
-                embedder: own.length > 0 ? embedder.name : '',
-              });
-            });
-            // Vectors make the files much larger (512 floats = 2 KiB per
-            // chunk): publishFitted splits the batch to stay under the limit.
-            await publishFitted(out, 'embedded', batch.jobId, embedded);
-          },
+          handler: (batch, ctx) => embedBatch(embedder, batch, () => ctx.working()),
         },
       ],
       close: () => embedder?.close(),

@@ -13,11 +13,9 @@ import {
   type ClusterIndexJobs,
   type ClusterJobStatus,
   createClusterIndexJobs,
-  createLogger,
   NatsSymbolIndex,
-  type RunningStage,
-  runStage,
-} from '@codesift/service-kit';
+} from '@codesift/cluster-services';
+import { createLogger, type RunningStage, runStage } from '@codesift/service-kit';
 import { openSqliteIndex } from '@codesift/stores';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';

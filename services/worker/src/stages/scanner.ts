@@ -11,10 +11,10 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { publishJobEvent } from '@codesift/bus';
+import { fetchManifest, submitIndexJob } from '@codesift/cluster-services';
 import { CodesiftError, checkRepositoryName, errorMessage, isCodesiftError } from '@codesift/core';
 import { JobEvent_Kind } from '@codesift/proto';
-import { fetchManifest, type StageDefinition } from '@codesift/service-kit';
-import { submitIndexJob } from '../submit.js';
+import type { StageDefinition } from '@codesift/service-kit';
 
 /** Errors of the request itself (or the writer refusing it): no retry can fix them. */
 const PERMANENT = new Set([

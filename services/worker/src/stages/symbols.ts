@@ -6,9 +6,23 @@
 // names a separate SQLite file (the future symbol service's own store);
 // without it, it acknowledges the messages so the queue does not grow.
 import path from 'node:path';
-import { lazySymbolReader, type StageDefinition, serveSymbolIndex } from '@codesift/service-kit';
-import { openSqliteIndex } from '@codesift/stores';
-import { symbolFromWire } from '../convert.js';
+import type { WorkMessage } from '@codesift/bus';
+import { lazySymbolReader, serveSymbolIndex } from '@codesift/cluster-services';
+import type { StageDefinition } from '@codesift/service-kit';
+import { openSqliteIndex, type SymbolIndex } from '@codesift/stores';
+import { symbolFromWire } from '@codesift/wire';
+
+/**
+ * Replaces every file's symbols: delete-then-upsert is idempotent on
+ * redelivery, and a file that lost all its symbols loses them here too.
+ */
+export async function storeSymbols(
+  store: Pick<SymbolIndex, 'deleteByPaths' | 'upsert'>,
+  batch: WorkMessage<'symbols'>,
+): Promise<void> {
+  await store.deleteByPaths(batch.files.map((f) => f.path));
+  await store.upsert(batch.files.flatMap((f) => f.symbols.map(symbolFromWire)));
+}
 
 export const symbolsStage: StageDefinition = {
   name: 'symbols',
@@ -40,11 +54,7 @@ export const symbolsStage: StageDefinition = {
         {
           queue: 'symbols',
           async handler(batch) {
-            if (!index) return;
-            // Replace every file's symbols: delete-then-upsert is idempotent
-            // on redelivery, and a file that lost all its symbols loses them here too.
-            await index.symbols.deleteByPaths(batch.files.map((f) => f.path));
-            await index.symbols.upsert(batch.files.flatMap((f) => f.symbols.map(symbolFromWire)));
+            if (index) await storeSymbols(index.symbols, batch);
           },
         },
       ],

@@ -11,9 +11,9 @@ import { type NatsServerHandle, startNatsServer } from '@codesift/bus/testing';
 import { type Chunk, chunkId } from '@codesift/core';
 import { createLogger, type RunningStage, runStage } from '@codesift/service-kit';
 import { HNSW_DEFAULTS, openSqliteIndex } from '@codesift/stores';
+import { chunkToWire, vectorToWire } from '@codesift/wire';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { chunkToWire, vectorToWire } from '../convert.js';
 import { writerStage } from './writer.js';
 
 const quiet = createLogger('test', { write: () => undefined });

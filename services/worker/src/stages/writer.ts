@@ -1,17 +1,19 @@
 // writer: a batch of FileChunks (with vectors, if any) on `embedded` -> one
 // transaction replacing every file of the batch whole in the index; a batch
 // of FileDeleted on `deletes` -> one transaction removing them. The ack
-// follows the commit (the consumer loop acks after the handler resolves),
+// follows the commit (runStage acks once the handler's result is stored),
 // so a crash means redelivery, and a redelivered batch replaces its files
-// whole again: idempotent. The finished files are then reported to the job
-// in one FILES event per batch.
-import { publishJobEvent, type WorkFile, workMessageId } from '@codesift/bus';
+// whole again: idempotent. The handler returns the finished files, which
+// runStage reports to the job in one FILES event per batch.
+import type { WorkFile, WorkMessage } from '@codesift/bus';
+import { serveIndexStats, serveManifest } from '@codesift/cluster-services';
 import { CodesiftError, errorMessage, isCodesiftError } from '@codesift/core';
-import { JobEvent_Kind } from '@codesift/proto';
-import { type StageDefinition, serveIndexStats, serveManifest } from '@codesift/service-kit';
+import type { FailedFile, StageDefinition, StageResult } from '@codesift/service-kit';
 import type { FileCommit } from '@codesift/stores';
+import type { WriterStore } from '@codesift/stores-cluster';
 import { openWriterStoreFromEnv } from '@codesift/stores-cluster/env';
-import { fileCommitFromWire } from '../convert.js';
+import { fileCommitFromWire } from '@codesift/wire';
+import { createOptimizeScheduler } from '../optimize-scheduler.js';
 
 /**
  * Errors that are a property of the file (or of the index it does not fit),
@@ -29,9 +31,6 @@ interface Pending {
   commit: FileCommit;
 }
 
-/** Least time between two optimizations of the index while writes keep coming. */
-const OPTIMIZE_SPACING_MS = 30_000;
-
 /** CODESIFT_OPTIMIZE_IDLE_MS: quiet time after the last write before optimizing; default 2000. */
 function optimizeIdleMs(env: NodeJS.ProcessEnv): number {
   const raw = env.CODESIFT_OPTIMIZE_IDLE_MS?.trim();
@@ -46,9 +45,76 @@ function optimizeIdleMs(env: NodeJS.ProcessEnv): number {
   return n;
 }
 
+/**
+ * Commits a batch of files in one transaction. A file the index refuses
+ * (another model, a bad vector) fails alone; anything else throws, and the
+ * batch is retried whole. The committed files are the batch's done files.
+ */
+export async function writeBatch(
+  index: Pick<WriterStore, 'ensureEmbedder' | 'commitFiles'>,
+  batch: WorkMessage<'embedded'>,
+): Promise<StageResult<'embedded'>> {
+  const failed: FailedFile<'embedded'>[] = [];
+  const fail = (file: WorkFile<'embedded'>, err: unknown) =>
+    failed.push({ file, reason: `write: ${errorMessage(err)}` });
+  // Model check once per (embedder, dimensions) in the batch.
+  const models = new Map<string, unknown>();
+  const pending: Pending[] = [];
+  for (const file of batch.files) {
+    const commit = fileCommitFromWire(file);
+    // A file without chunks says nothing about the model; leave the meta alone.
+    if (commit.vectors || (file.chunks.length > 0 && !file.embedder)) {
+      const dims = commit.vectors?.[0]?.length ?? null;
+      const key = `${file.embedder}\0${dims}`;
+      if (!models.has(key)) {
+        try {
+          await index.ensureEmbedder(file.embedder || null, dims);
+          models.set(key, null);
+        } catch (err) {
+          if (!isBadInput(err)) throw err;
+          models.set(key, err);
+        }
+      }
+      const err = models.get(key);
+      if (err) {
+        fail(file, err);
+        continue;
+      }
+    }
+    pending.push({ file, commit });
+  }
+
+  let written = pending;
+  try {
+    await index.commitFiles(pending.map((p) => p.commit));
+  } catch (err) {
+    if (!isBadInput(err)) throw err;
+    // One bad file rolled the batch back: write them one by one so only
+    // the bad one fails.
+    written = [];
+    for (const p of pending) {
+      try {
+        await index.commitFiles([p.commit]);
+        written.push(p);
+      } catch (one) {
+        if (!isBadInput(one)) throw one;
+        fail(p.file, one);
+      }
+    }
+  }
+  return {
+    failed,
+    done: written.map(({ commit }) => ({
+      path: commit.record.path,
+      chunks: commit.chunks.length,
+      symbols: commit.symbols.length,
+    })),
+  };
+}
+
 export const writerStage: StageDefinition = {
   name: 'writer',
-  async init({ js, nc, env, log }) {
+  async init({ nc, env, log }) {
     // CODESIFT_STORE: the SQLite file (CODESIFT_INDEX) or Elasticsearch + Qdrant.
     const index = await openWriterStoreFromEnv(env);
     log.info('writing to', { store: index.location });
@@ -62,39 +128,10 @@ export const writerStage: StageDefinition = {
       },
       { onError: (err) => log.warn('manifest request failed', { error: err }) },
     );
-    // After a burst of writes goes quiet, bring the read side up to date
-    // (SQLite: merge FTS segments, save the HNSW graph; without it every
-    // vector search in the query service falls back to an exact scan).
-    // A slow embedder leaves gaps between batches longer than the idle time;
-    // saving a large graph in every gap would cost more than it gives, so
-    // optimizations are also spaced at least OPTIMIZE_SPACING_MS apart.
-    const idleMs = optimizeIdleMs(env);
-    let dirty = false;
-    let timer: NodeJS.Timeout | undefined;
-    let lastOptimized = Number.NEGATIVE_INFINITY;
-    const optimize = async () => {
-      timer = undefined;
-      if (!dirty) return;
-      dirty = false;
-      lastOptimized = performance.now();
-      const t0 = lastOptimized;
-      try {
-        await index.optimize();
-        log.info('index optimized', { ms: Math.round(performance.now() - t0) });
-      } catch (err) {
-        dirty = true;
-        log.warn('index optimize failed; searches may be slower until the next one', {
-          error: errorMessage(err),
-        });
-      }
-    };
-    const wrote = () => {
-      dirty = true;
-      clearTimeout(timer);
-      const spacing = lastOptimized + OPTIMIZE_SPACING_MS - performance.now();
-      timer = setTimeout(() => void optimize(), Math.max(idleMs, spacing));
-      timer.unref();
-    };
+    const optimizer = createOptimizeScheduler(() => index.optimize(), {
+      idleMs: optimizeIdleMs(env),
+      log,
+    });
     // Counts for clients that cannot open the index (`codesift index --remote`).
     const stats = serveIndexStats(nc, index, {
       onError: (err) => log.warn('index stats request failed', { error: err }),
@@ -103,100 +140,25 @@ export const writerStage: StageDefinition = {
       bindings: [
         {
           queue: 'embedded',
-          async handler(batch, ctx) {
-            const fail = (file: WorkFile<'embedded'>, err: unknown) =>
-              ctx.fileFailed(file, `write: ${errorMessage(err)}`);
-            // Model check once per (embedder, dimensions) in the batch.
-            const models = new Map<string, unknown>();
-            const pending: Pending[] = [];
-            for (const file of batch.files) {
-              const commit = fileCommitFromWire(file);
-              // A file without chunks says nothing about the model; leave the meta alone.
-              if (commit.vectors || (file.chunks.length > 0 && !file.embedder)) {
-                const dims = commit.vectors?.[0]?.length ?? null;
-                const key = `${file.embedder}\0${dims}`;
-                if (!models.has(key)) {
-                  try {
-                    await index.ensureEmbedder(file.embedder || null, dims);
-                    models.set(key, null);
-                  } catch (err) {
-                    if (!isBadInput(err)) throw err;
-                    models.set(key, err);
-                  }
-                }
-                const err = models.get(key);
-                if (err) {
-                  await fail(file, err);
-                  continue;
-                }
-              }
-              pending.push({ file, commit });
-            }
-
-            let written = pending;
-            try {
-              await index.commitFiles(pending.map((p) => p.commit));
-            } catch (err) {
-              if (!isBadInput(err)) throw err;
-              // One bad file rolled the batch back: write them one by one
-              // so only the bad one fails.
-              written = [];
-              for (const p of pending) {
-                try {
-                  await index.commitFiles([p.commit]);
-                  written.push(p);
-                } catch (one) {
-                  if (!isBadInput(one)) throw one;
-                  await fail(p.file, one);
-                }
-              }
-            }
-            if (written.length === 0) return;
-            wrote();
-            await publishJobEvent(
-              js,
-              {
-                jobId: batch.jobId,
-                stage: 'writer',
-                kind: JobEvent_Kind.FILES,
-                files: written.map(({ commit }) => ({
-                  path: commit.record.path,
-                  kind: JobEvent_Kind.FILE_DONE,
-                  chunks: BigInt(commit.chunks.length),
-                  symbols: BigInt(commit.symbols.length),
-                })),
-              },
-              { traceparent: ctx.trace, msgId: `${workMessageId('embedded', batch)}:done` },
-            );
+          async handler(batch) {
+            const result = await writeBatch(index, batch);
+            if (result.done?.length) optimizer.wrote();
+            return result;
           },
         },
         {
           queue: 'deletes',
-          async handler(batch, ctx) {
+          async handler(batch) {
             const paths = batch.files.map((f) => f.path);
             await index.removeFiles(paths);
-            wrote();
-            await publishJobEvent(
-              js,
-              {
-                jobId: batch.jobId,
-                stage: 'writer',
-                kind: JobEvent_Kind.FILES,
-                files: paths.map((path) => ({
-                  path,
-                  kind: JobEvent_Kind.FILE_DONE,
-                  detail: 'deleted',
-                })),
-              },
-              { traceparent: ctx.trace, msgId: `${workMessageId('deletes', batch)}:done` },
-            );
+            optimizer.wrote();
+            return { done: paths.map((path) => ({ path, detail: 'deleted' })) };
           },
         },
       ],
       close: async () => {
         await Promise.all([manifest.stop(), stats.stop()]);
-        clearTimeout(timer);
-        await optimize();
+        await optimizer.flush();
         await index.close();
       },
     };

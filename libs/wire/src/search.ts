@@ -1,4 +1,10 @@
+// The SearchService messages and the engine's types, both ways: the server
+// side (a request in, the engine's response out) and the client side (the
+// remote engine), written once so a remote caller gets exactly what a local
+// one does. Only the types come from @codesift/search; at run time this
+// needs no engine.
 import { create, type MessageInitShape } from '@bufbuild/protobuf';
+import { CodesiftError, DEFAULT_LIMIT } from '@codesift/core';
 import {
   Focus,
   FusionMethod,
@@ -20,31 +26,17 @@ import type {
   SearchResult,
   Snippet,
 } from '@codesift/search';
-import { invalidArgument } from './errors.js';
-
-/** The most results one request may ask for (the engine's own cap). */
-export const MAX_LIMIT = 100;
-export const DEFAULT_LIMIT = 10;
-/** Pasted stack traces and bug reports run to several KB; beyond this a query is a mistake. */
-export const MAX_QUERY_CHARS = 64 * 1024;
-const MAX_FILTER_ENTRIES = 64;
 
 /**
- * Validates a SearchService request and translates it to the engine's request.
- * The ablation switches map to the engine's feature options (no_expansion ->
- * expansion: false, ...); an unset focus lets the planner infer it. `rewrite`
- * is accepted but not acted on: the local engine has no LLM rewrite.
+ * A SearchService request as the engine's request. The ablation switches
+ * map to the engine's feature options (no_expansion -> expansion: false,
+ * ...); an unset focus lets the planner infer it; an unset limit is
+ * DEFAULT_LIMIT. `rewrite` is accepted but not acted on: the local engine
+ * has no LLM rewrite. Bounds on the request (its size, the limit) are the
+ * server's to check before; an enum value this version does not know is
+ * INVALID_ARGUMENT.
  */
 export function searchRequestFromProto(req: ProtoSearchRequest): SearchRequest {
-  if (req.query.trim().length === 0) throw invalidArgument('query must not be empty');
-  if (req.query.length > MAX_QUERY_CHARS) {
-    throw invalidArgument(
-      `query is ${req.query.length} characters; at most ${MAX_QUERY_CHARS} are accepted`,
-    );
-  }
-  if (req.limit > MAX_LIMIT) {
-    throw invalidArgument(`limit must be at most ${MAX_LIMIT}, got ${req.limit}`);
-  }
   const out: SearchRequest = {
     query: req.query,
     limit: req.limit === 0 ? DEFAULT_LIMIT : req.limit,
@@ -62,20 +54,6 @@ export function searchRequestFromProto(req: ProtoSearchRequest): SearchRequest {
   if (req.noFocus) out.focusScoring = false;
   const f = req.filter;
   if (f && (f.languages.length > 0 || f.includePaths.length > 0 || f.excludePaths.length > 0)) {
-    for (const [name, list] of [
-      ['languages', f.languages],
-      ['include_paths', f.includePaths],
-      ['exclude_paths', f.excludePaths],
-    ] as const) {
-      if (list.length > MAX_FILTER_ENTRIES) {
-        throw invalidArgument(
-          `filter.${name} has ${list.length} entries; at most ${MAX_FILTER_ENTRIES}`,
-        );
-      }
-      if (list.some((s) => s.trim().length === 0)) {
-        throw invalidArgument(`filter.${name} must not contain empty strings`);
-      }
-    }
     out.filter = {};
     if (f.languages.length > 0) out.filter.languages = [...f.languages];
     if (f.includePaths.length > 0) out.filter.include = [...f.includePaths];
@@ -87,14 +65,15 @@ export function searchRequestFromProto(req: ProtoSearchRequest): SearchRequest {
 function fusionFromProto(fusion: FusionMethod): SearchRequest['fusion'] {
   if (fusion === FusionMethod.UNSPECIFIED) return undefined;
   const mode = FUSION_FROM_PROTO.get(fusion);
-  if (mode === undefined) throw invalidArgument(`unknown fusion method ${fusion}`);
+  if (mode === undefined)
+    throw new CodesiftError('INVALID_ARGUMENT', `unknown fusion method ${fusion}`);
   return mode;
 }
 
 function focusFromProto(focus: Focus): SearchRequest['focus'] {
   if (focus === Focus.UNSPECIFIED) return undefined;
   const named = FOCUS_FROM_PROTO.get(focus);
-  if (named === undefined) throw invalidArgument(`unknown focus ${focus}`);
+  if (named === undefined) throw new CodesiftError('INVALID_ARGUMENT', `unknown focus ${focus}`);
   return named;
 }
 

@@ -8,7 +8,7 @@ import {
   searchRequestToProto,
   searchResponseFromProto,
   searchResponseToProto,
-} from './search-mapping.js';
+} from './search.js';
 
 test('maps adaptive fusion, focus and the ablation switches', () => {
   const req = searchRequestFromProto(
