@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { Tree } from 'web-tree-sitter';
 import { type Chunker, type ChunkResult, createChunker } from './chunker.js';
-import { assertWellFormed, chunkFor, describe, lineOf, symbolFor } from './test-support.js';
+import { STRUCTURAL_LANGUAGES } from './languages/index.js';
+import {
+  assertWellFormed,
+  chunkFor,
+  describe,
+  lineOf,
+  symbolFor,
+} from './testing/chunk-assertions.js';
 
 let chunker: Chunker;
 before(async () => {
@@ -25,10 +32,31 @@ function longFunction(bodyLines: number): string {
 }
 
 test('supports exactly the tree-sitter languages', () => {
-  for (const lang of ['typescript', 'tsx', 'javascript', 'python', 'go', 'rust', 'java']) {
-    assert.equal(chunker.supports(lang), true, lang);
-  }
-  for (const lang of ['markdown', 'text', 'json', 'yaml', 'c', '', 'constructor', '__proto__']) {
+  for (const lang of STRUCTURAL_LANGUAGES) assert.equal(chunker.supports(lang), true, lang);
+  assert.deepEqual([...STRUCTURAL_LANGUAGES].sort(), [
+    'c',
+    'cpp',
+    'csharp',
+    'go',
+    'hcl',
+    'java',
+    'javascript',
+    'json',
+    'kotlin',
+    'lua',
+    'php',
+    'python',
+    'ruby',
+    'rust',
+    'scala',
+    'shell',
+    'toml',
+    'tsx',
+    'typescript',
+    'yaml',
+  ]);
+  // Swift: no grammar package ships a .wasm.
+  for (const lang of ['markdown', 'text', 'ini', 'swift', '', 'constructor', '__proto__']) {
     assert.equal(chunker.supports(lang), false, lang);
   }
 });
@@ -129,7 +157,7 @@ test('tiny members of a split class merge under the first member', async () => {
 
 test('non-structural languages get line windows', () => {
   const text = Array.from({ length: 150 }, (_, i) => `line ${i + 1}`).join('\n');
-  for (const language of ['text', 'yaml', 'no-such-language']) {
+  for (const language of ['text', 'ini', 'no-such-language']) {
     const r = chunker.chunkFile({ path: `notes.${language}`, language, text });
     assertWellFormed(r, text);
     assert.deepEqual(
@@ -302,17 +330,19 @@ test('empty, blank and malformed inputs never throw', () => {
       assert.deepEqual(r, { chunks: [], symbols: [] }, `${language} ${JSON.stringify(text)}`);
     }
   }
-  const garbage = [
-    null,
-    undefined,
-    {},
-    { path: 'x', language: 'go', text: 42 },
+  // Input without text has nothing to chunk.
+  for (const input of [null, undefined, {}, { path: 'x', language: 'go', text: 42 }]) {
+    const r = chunker.chunkFile(input as never);
+    assert.deepEqual(r, { chunks: [], symbols: [] }, JSON.stringify(input));
+  }
+  // Text that does not parse is still chunked, so it stays searchable.
+  for (const input of [
     { path: 'x', language: 'rust', text: '\u0000\u0001fn \uD800 {{{{' },
     { path: 'x', language: 'python', text: 'def (:\n\tpass\n' },
-  ];
-  for (const input of garbage) {
-    const r = chunker.chunkFile(input as never);
-    assert.ok(Array.isArray(r.chunks) && Array.isArray(r.symbols));
+  ]) {
+    const r = chunker.chunkFile(input);
+    assert.ok(r.chunks.length > 0, `${input.language}: no chunks`);
+    assertWellFormed(r, input.text);
   }
 });
 

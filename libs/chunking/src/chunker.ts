@@ -1,7 +1,7 @@
 import { type Chunk, chunkId, type SymbolInfo, symbolId } from '@codesift/core';
 import { Parser } from 'web-tree-sitter';
 import { type Grammar, GrammarCache, initTreeSitter } from './grammars.js';
-import { languageSpec } from './languages.js';
+import { languageSpec } from './languages/index.js';
 import { SourceLines } from './lines.js';
 import { findHeadings, markdownPieces } from './markdown.js';
 import type { Limits, Piece } from './pieces.js';
@@ -104,8 +104,10 @@ class TreeSitterChunker implements Chunker {
     }
   }
 
-  private chunkLines(path: string, language: string, lines: SourceLines): ChunkResult {
+  private chunkLines(path: string, detected: string, lines: SourceLines): ChunkResult {
     if (lines.count === 0) return { chunks: [], symbols: [] };
+    // An ambiguous extension (`.h`) is settled by the text; chunks carry the result.
+    const language = languageSpec(detected)?.refineLanguage?.(path, lines.text) ?? detected;
     const windows = (): ChunkResult => ({
       chunks: toChunks(windowPieces(lines, this.limits), lines, path, language),
       symbols: [],

@@ -38,7 +38,7 @@ export function formatSignature(header: string): string {
   const sig = stripDecorators(header)
     .replace(/\s+/g, ' ')
     .trim()
-    .replace(/\s*[{:;]$/, '');
+    .replace(/\s*[{:;=]$/, '');
   return bound(sig, MAX_SIGNATURE_CHARS);
 }
 
@@ -50,18 +50,26 @@ function trimBlankEdges(lines: string[]): string[] {
   return lines.slice(a, b);
 }
 
-/** Comment text without its markers: `/** *\/`, `*` gutters, `//`, `///`, `//!`, `#`. */
+/** Comment text without its markers: `/** *\/`, `*` gutters, `//`, `///`, `//!`, `#`, Lua's `--` and `--[[ ]]`. */
 export function cleanComment(raw: string): string {
   const text = raw.replace(/\r/g, '');
   let lines: string[];
-  if (text.startsWith('/*')) {
+  if (/^--\[=*\[/.test(text)) {
+    const [first = '', ...rest] = text
+      .replace(/^--\[=*\[/, '')
+      .replace(/\]=*\]$/, '')
+      .split('\n')
+      .map((l) => l.trimEnd());
+    // The text starts beside `--[[`; later lines keep their own indentation.
+    lines = [first.trim(), ...dedent(rest)];
+  } else if (text.startsWith('/*')) {
     lines = text
       .replace(/^\/\*+!?/, '')
       .replace(/\*+\/$/, '')
       .split('\n')
       .map((l) => l.replace(/^\s*\*(?!\/) ?/, '').trimEnd());
   } else {
-    lines = text.split('\n').map((l) => l.replace(/^\s*(?:\/\/[/!]?|#) ?/, '').trimEnd());
+    lines = text.split('\n').map((l) => l.replace(/^\s*(?:\/\/[/!]?|#|--+) ?/, '').trimEnd());
   }
   return dedent(trimBlankEdges(lines)).join('\n');
 }
@@ -78,6 +86,17 @@ function dedent(lines: string[]): string[] {
 export function docFromComments(raws: readonly string[]): string {
   // Empty comment lines inside a run are paragraph breaks (`///` in Rust).
   return bound(trimBlankEdges(raws.map(cleanComment)).join('\n'), MAX_DOC_CHARS);
+}
+
+/**
+ * C# XML doc -> its text: `<see cref="X"/>` becomes `X`, other tags
+ * (`<summary>`, `<param name="x">`) are dropped, their text kept.
+ */
+export function stripXmlTags(doc: string): string {
+  const text = doc
+    .replace(/<(?:see|seealso|paramref|typeparamref)\s+\w+="([^"]*)"\s*\/>/g, '$1')
+    .replace(/<\/?[A-Za-z][^>]*>/g, '');
+  return trimBlankEdges(text.split('\n').map((l) => l.trim())).join('\n');
 }
 
 /** Python docstring literal -> its text, dedented like inspect.cleandoc. */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Language, Parser, Query } from 'web-tree-sitter';
-import { type LanguageSpec, languageSpec } from './languages.js';
+import { type LanguageSpec, languageSpec } from './languages/index.js';
 
 const require = createRequire(import.meta.url);
 
@@ -54,6 +54,11 @@ export class GrammarCache {
     }
     this.grammars.set(languageId, grammar);
     return grammar;
+  }
+
+  /** Language ids whose grammar has been loaded (or tried), in order. */
+  loaded(): string[] {
+    return [...this.grammars.keys()];
   }
 
   delete(): void {

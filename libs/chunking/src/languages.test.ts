@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { type Chunker, createChunker } from './chunker.js';
-import { assertWellFormed, chunkFor, lineOf, symbolFor } from './test-support.js';
+import { assertWellFormed, chunkFor, lineOf, symbolFor } from './testing/chunk-assertions.js';
 
 let chunker: Chunker;
 before(async () => {

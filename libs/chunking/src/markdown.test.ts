@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { type Chunker, createChunker } from './chunker.js';
-import { assertWellFormed, describe, lineOf, symbolFor } from './test-support.js';
+import { assertWellFormed, describe, lineOf, symbolFor } from './testing/chunk-assertions.js';
 
 let chunker: Chunker;
 before(async () => {

@@ -6,9 +6,10 @@ import {
   formatSignature,
   MAX_SIGNATURE_CHARS,
   stripDecorators,
+  stripXmlTags,
 } from './doc-text.js';
 import type { Grammar } from './grammars.js';
-import { type DefRule, type LanguageSpec, MEMBER_PARENT_KINDS } from './languages.js';
+import { type DefRule, type LanguageSpec, MEMBER_PARENT_KINDS } from './languages/index.js';
 
 /**
  * A definition found in a syntax tree, detached from the tree (plain data),
@@ -27,6 +28,8 @@ export interface DefNode {
   /** First line of the chunk: the doc comment above the declaration, if any. */
   chunkStart: number;
   endLine: number;
+  /** Members are chunked on their own even when the whole fits (namespaces). */
+  spread: boolean;
   /** Definitions syntactically inside this one, in source order. */
   children: DefNode[];
 }
@@ -35,6 +38,8 @@ interface RawDef {
   node: Node;
   rule: DefRule;
   name: string;
+  /** Qualifier written in the name (`Circle` of `Circle::area`), `.`-joined. */
+  scope: string | null;
   outer: Node;
   sigStart: number;
   startIndex: number;
@@ -63,13 +68,13 @@ export function extractDefs(root: Node, grammar: Grammar, text: string): DefNode
     seen.add(node.id);
     const rule = spec.defs[cap.patternIndex];
     if (!rule) continue;
-    const name = readName(node, rule, text);
-    if (!name) continue;
+    const named = readName(node, rule, text);
+    if (!named) continue;
     const { outer, sigStart } = climbWrappers(node, spec);
     raws.push({
       node,
       rule,
-      name,
+      ...named,
       outer,
       sigStart,
       startIndex: outer.startIndex,
@@ -86,6 +91,7 @@ export function extractDefs(root: Node, grammar: Grammar, text: string): DefNode
     const top = stack[stack.length - 1];
     // Two rules matching the same span (wrapper climbing) describe one definition.
     if (top && top.startIndex === raw.startIndex && top.endIndex === raw.endIndex) continue;
+    if (spec.maxDefDepth !== undefined && stack.length >= spec.maxDefDepth) continue;
     raw.parent = top ?? null;
     const def = describe(raw, spec, text);
     raw.def = def;
@@ -96,19 +102,53 @@ export function extractDefs(root: Node, grammar: Grammar, text: string): DefNode
   return roots;
 }
 
-function readName(node: Node, rule: DefRule, text: string): string | null {
+function readName(
+  node: Node,
+  rule: DefRule,
+  text: string,
+): { name: string; scope: string | null } | null {
+  if (rule.nameParts) return readNameParts(node, rule.nameParts, text);
   for (const field of rule.nameFields ?? ['name']) {
-    const n = node.childForFieldName(field);
+    let n = stepInto(node, field);
     if (!n) continue;
+    if (rule.nameDescend) {
+      for (
+        let d = n.childForFieldName(rule.nameDescend);
+        d;
+        d = d.childForFieldName(rule.nameDescend)
+      )
+        n = d;
+    }
     let name = text.slice(n.startIndex, n.endIndex);
     if (rule.nameIsType) name = typeName(name);
     name = name
       .replace(/^['"`]|['"`]$/g, '')
       .replace(/\s+/g, ' ')
       .trim();
-    return name.length > 0 ? name.slice(0, MAX_SIGNATURE_CHARS) : null;
+    let scope: string | null = null;
+    if (rule.scopeSeparator) {
+      const parts = name.split(rule.scopeSeparator).map((p) => p.trim());
+      if (parts.length > 1 && parts.every((p) => p.length > 0)) {
+        name = parts.pop()!;
+        scope = parts.join('.');
+      }
+    }
+    return name.length > 0 ? { name: name.slice(0, MAX_SIGNATURE_CHARS), scope } : null;
   }
   return null;
+}
+
+function readNameParts(
+  node: Node,
+  types: ReadonlySet<string>,
+  text: string,
+): { name: string; scope: null } | null {
+  const parts: string[] = [];
+  for (let c = node.firstNamedChild; c && types.has(c.type); c = c.nextNamedSibling) {
+    parts.push(text.slice(c.startIndex, c.endIndex).replace(/^['"]|['"]$/g, ''));
+  }
+  const name = parts.join('.').replace(/\s+/g, ' ').trim();
+  return name.length > 0 ? { name: name.slice(0, MAX_SIGNATURE_CHARS), scope: null } : null;
 }
 
 /** `&'a mut crate::graph::Graph<T>` -> `Graph`: the name methods are filed under. */
@@ -151,18 +191,27 @@ function resolveBody(node: Node, steps: readonly string[]): Node | null {
   let cur: Node | null = node;
   for (const step of steps) {
     if (!cur) return null;
-    let next: Node | null = cur.childForFieldName(step);
-    if (!next) {
-      for (const c of cur.namedChildren) {
-        if (c?.type === step) {
-          next = c;
-          break;
-        }
-      }
-    }
-    cur = next;
+    cur = stepInto(cur, step);
   }
   return cur;
+}
+
+/** The first child reached by one of `a|b` (a field, else a named child of that type). */
+function stepInto(node: Node, step: string): Node | null {
+  for (const name of step.includes('|') ? step.split('|') : [step]) {
+    const byField = node.childForFieldName(name);
+    if (byField) return byField;
+    for (const c of node.namedChildren) if (c?.type === name) return c;
+  }
+  return null;
+}
+
+/** Kind from the first child (keyword tokens included) listed in `kinds`. */
+function kindOfChild(node: Node, kinds: Readonly<Record<string, UnitKind>>): UnitKind | undefined {
+  for (const c of node.children) {
+    if (c && Object.hasOwn(kinds, c.type)) return kinds[c.type];
+  }
+  return undefined;
 }
 
 function describe(raw: RawDef, spec: LanguageSpec, text: string): DefNode {
@@ -175,9 +224,12 @@ function describe(raw: RawDef, spec: LanguageSpec, text: string): DefNode {
     const byType = typeNode ? rule.kindByField.kinds[typeNode.type] : undefined;
     if (byType) kind = byType;
   }
+  if (rule.kindByChild) kind = kindOfChild(node, rule.kindByChild) ?? kind;
+  if (raw.scope && rule.scopedKind) kind = rule.scopedKind;
   if (kind === 'function' && parentDef && MEMBER_PARENT_KINDS.has(parentDef.kind)) kind = 'method';
 
   let parent = parentDef?.qualifiedName ?? null;
+  if (raw.scope) parent = parent ? `${parent}.${raw.scope}` : raw.scope;
   if (rule.receiverField) {
     const recv = node.childForFieldName(rule.receiverField);
     const type = recv ? receiverType(text.slice(recv.startIndex, recv.endIndex)) : null;
@@ -194,15 +246,28 @@ function describe(raw: RawDef, spec: LanguageSpec, text: string): DefNode {
   ) {
     sigStart = node.startIndex;
   }
+  // Attributes inside the declaration (C# `[Obsolete]`, PHP `#[Route]`) are not its signature.
+  const inner = spec.innerAttributes;
+  for (
+    let c = inner ? node.firstNamedChild : null;
+    c && inner?.has(c.type);
+    c = c.nextNamedSibling
+  ) {
+    sigStart = Math.max(sigStart, c.endIndex);
+  }
   const body = resolveBody(node, rule.body ?? ['body']);
-  const headerEnd = body
+  let headerEnd = body
     ? body.startIndex
     : Math.min(node.endIndex, sigStart + MAX_SIGNATURE_CHARS * 4);
+  if (rule.oneLineSignature) {
+    const eol = text.indexOf('\n', node.startIndex);
+    if (eol >= 0) headerEnd = Math.min(headerEnd, eol);
+  }
   const signature = formatSignature(text.slice(sigStart, headerEnd));
 
   const lead = leadingTrivia(outer, spec, text);
   let doc = spec.docstrings && body ? docstring(body, spec, text) : '';
-  if (!doc) doc = lead.doc;
+  if (!doc) doc = spec.xmlDoc ? stripXmlTags(lead.doc) : lead.doc;
 
   return {
     name,
@@ -214,6 +279,7 @@ function describe(raw: RawDef, spec: LanguageSpec, text: string): DefNode {
     declStart: lead.declRow + 1,
     chunkStart: lead.topRow + 1,
     endLine: lastRow(outer) + 1,
+    spread: rule.spread === true,
     children: [],
   };
 }
@@ -231,7 +297,12 @@ function leadingTrivia(
   let declRow = outer.startPosition.row;
   let topRow = declRow;
   const comments: string[] = [];
-  for (let cur = outer.previousNamedSibling; cur; cur = cur.previousNamedSibling) {
+  let first = outer.previousNamedSibling;
+  // Ruby: the comment above a class's first method precedes the class's body node.
+  // (`parent` walks down from the root, so it is only asked for when needed.)
+  const holder = !first && spec.bodyNodes ? outer.parent : null;
+  if (holder && spec.bodyNodes?.has(holder.type)) first = holder.previousNamedSibling;
+  for (let cur = first; cur; cur = cur.previousNamedSibling) {
     if (lastRow(cur) < topRow - 1) break;
     const startRow = cur.startPosition.row;
     if (spec.attachments.has(cur.type)) {

@@ -1,4 +1,4 @@
-import { CONTAINER_KINDS } from './languages.js';
+import { CONTAINER_KINDS } from './languages/index.js';
 import type { SourceLines } from './lines.js';
 import type { Limits, Piece, UnitMeta } from './pieces.js';
 import { mergeSiblings } from './split-merge.js';
@@ -55,9 +55,10 @@ export function layoutDefs(
     if (start > end) continue;
     if (start > cursor) pushGap(cursor, start - 1);
     const meta = unitMeta(def);
-    if (fits(lines, start, end, limits)) {
+    const members = def.children.length > 0 && (def.spread || CONTAINER_KINDS.has(def.kind));
+    if (!(def.spread && members) && fits(lines, start, end, limits)) {
       level.push(linePiece(lines, start, end, meta, { mergeable: true }));
-    } else if (CONTAINER_KINDS.has(def.kind) && def.children.length > 0) {
+    } else if (members) {
       for (const p of layoutDefs(def.children, lines, limits, start, end, def)) level.push(p);
     } else {
       for (const p of splitRange(lines, start, end, meta, limits, limits.maxChunkLines))

@@ -40,6 +40,22 @@ test('test files by language convention', () => {
     'benches/throughput.rs',
     'src/chunker/split_test.rs',
     'src/chunker/tests.rs',
+    // C / C++
+    'src/parser_test.c',
+    'src/test_parser.c',
+    'src/parser_test.cc',
+    'src/ParserTest.cpp',
+    // Ruby, Swift, Kotlin, C#, PHP
+    'lib/billing/invoice_spec.rb',
+    'Tests/AppTests/InvoiceTests.swift',
+    'app/src/test/kotlin/InvoiceCalculator.kt',
+    'src/Billing/InvoiceTests.cs',
+    'src/Billing/InvoiceTest.php',
+    'tests/Feature/Invoice.php',
+    // Shell, Lua
+    'scripts/deploy.bats',
+    'lua/billing/invoice_spec.lua',
+    'lua/test_invoice.lua',
     // Windows separators
     'src\\__tests__\\walk.ts',
   ];
@@ -59,6 +75,13 @@ test('implementation files are not tests', () => {
     'src/main/java/com/acme/Testament.java',
     'src/latest/x.ts',
     'src/chunker/split.rs',
+    'src/parser.c',
+    'include/parser.h',
+    'lib/billing/invoice.rb',
+    'lua/billing/invoice.lua',
+    'lua/latest.lua',
+    'scripts/deploy.sh',
+    'src/Contest.cpp',
     'README.md',
     'docs/testing-guide.md',
     '',

@@ -94,11 +94,21 @@ export const TEST_FILE_RULES: Readonly<Record<string, TestFileRules>> = {
   swift: { suffixes: ['Tests.swift', 'Test.swift'] },
   c: { suffixes: ['_test.c', '_unittest.c'], prefixes: ['test_'], extensions: ['.c'] },
   cpp: {
-    suffixes: ['_test.cc', '_test.cpp', '_unittest.cc', '_unittest.cpp'],
+    suffixes: [
+      '_test.cc',
+      '_test.cpp',
+      '_test.cxx',
+      '_unittest.cc',
+      '_unittest.cpp',
+      'Test.cpp',
+      'Tests.cpp',
+    ],
     prefixes: ['test_'],
-    extensions: ['.cc', '.cpp'],
+    extensions: ['.cc', '.cpp', '.cxx'],
   },
+  // `.bats` files are Bats test scripts whatever their name.
   shell: { suffixes: ['_test.sh', '.bats'] },
+  lua: { suffixes: ['_spec.lua', '_test.lua'], prefixes: ['test_'], extensions: ['.lua'] },
 };
 
 /** Rules for files of languages without a table (data files, docs): the cross-language markers. */

@@ -1,7 +1,7 @@
-// Helpers shared by the *.test.ts files; not part of the public API.
+// Assertions shared by the chunker tests; not part of the public API.
 import assert from 'node:assert/strict';
 import type { Chunk, SymbolInfo } from '@codesift/core';
-import type { ChunkResult } from './chunker.js';
+import type { ChunkResult } from '../chunker.js';
 
 /** 1-based line of the first line containing `needle` (after line `after`). */
 export function lineOf(text: string, needle: string, after = 0): number {
