@@ -1,22 +1,50 @@
 import type { Chunk } from '@codesift/core';
+import type { LlmFailure } from '@codesift/llm';
+import type { ContextRejection } from './context-check.js';
+import type { FileOutline } from './context-prompt.js';
 import { patternContext } from './pattern.js';
+
+export type ContextSource = 'llm' | 'pattern';
+
+/** Why a chunk got the pattern context in LLM mode: the call failed, or its answer was rejected. */
+export type ContextFallback = LlmFailure | ContextRejection;
+
+/** One chunk's context and where it came from. */
+export interface ChunkContext {
+  text: string;
+  source: ContextSource;
+  /** LLM mode only, when the pattern context stood in. */
+  fallback?: ContextFallback;
+  /** The failure's detail, for logs. */
+  detail?: string;
+  /** The LLM context came from the cache, not a call. */
+  cached?: boolean;
+}
 
 /**
  * Gives each chunk of a file its context. Implementations: pattern (always
- * available, synchronous work) and, later, an LLM one that falls back to the
- * pattern per chunk on timeout or garbage.
+ * available) and LLM (falls back to the pattern per chunk on timeout, error
+ * or an unusable answer).
  */
 export interface Contextualizer {
   readonly name: string;
   /** Returns one context string per chunk, same order. Never rejects for bad input. */
   contextualize(chunks: readonly Chunk[]): Promise<string[]>;
+  /** Same, with each context's source; `outline` lists the file's symbols. */
+  contextualizeFile(chunks: readonly Chunk[], outline?: FileOutline): Promise<ChunkContext[]>;
+  /** Files worth contextualizing at once (LLM mode overlaps calls across files). */
+  readonly parallelFiles: number;
 }
 
 export function createPatternContextualizer(): Contextualizer {
   return {
     name: 'pattern',
+    parallelFiles: 1,
     async contextualize(chunks) {
       return chunks.map(patternContext);
+    },
+    async contextualizeFile(chunks) {
+      return chunks.map((c) => ({ text: patternContext(c), source: 'pattern' }));
     },
   };
 }

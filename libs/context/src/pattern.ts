@@ -41,7 +41,7 @@ const LANGUAGE_NAMES: Record<string, string> = {
 };
 
 /** Most context a chunk gets; the embedder reads only ~128 tokens, shared with the code. */
-const MAX_CONTEXT_CHARS = 400;
+export const MAX_CONTEXT_CHARS = 400;
 const MAX_DOC_CHARS = 200;
 
 /** `addEdgeToGraph` / `add_edge` / `add-edge` -> "add edge to graph" */

@@ -1,15 +1,25 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { type Chunker, createChunker } from '@codesift/chunking';
-import { type Contextualizer, createPatternContextualizer, embeddingText } from '@codesift/context';
+import {
+  CONTEXT_CACHE_FILE,
+  type ContextCache,
+  ContextTally,
+  type Contextualizer,
+  createLlmContextualizer,
+  createPatternContextualizer,
+  embeddingText,
+  openContextCache,
+} from '@codesift/context';
 import { CodesiftError, type FileRecord, type ScannedFile, type SkipReason } from '@codesift/core';
+import { createLlmClient, type LlmClient, type LlmConfig } from '@codesift/llm';
 import type { Embedder } from '@codesift/models';
 import { type ReadOutcome, readFileContent, scan } from '@codesift/scanner';
 import { type FileCommit, openSqliteIndex } from '@codesift/stores';
 import { EmbedBatcher } from './batcher.js';
 import { FileWriter } from './file-writer.js';
 import { planIndex } from './plan.js';
-import { prepareFile } from './prepare-file.js';
+import { type PreparedFile, prepareFile } from './prepare-file.js';
 import type { IndexProgress, IndexSummary } from './progress.js';
 import { ProgressTracker } from './progress-tracker.js';
 
@@ -22,6 +32,12 @@ export interface IndexOptions {
   /** The embedder to use when vectors are on (the caller owns and closes it). */
   embedder?: Embedder;
   contextualizer?: Contextualizer;
+  /**
+   * LLM-mode contexts from this model (when no `contextualizer` is given):
+   * one call per chunk, the pattern context per chunk when a call fails,
+   * accepted answers cached in `<index dir>/contexts.db` (kept by --rebuild).
+   */
+  llm?: LlmConfig;
   chunker?: Chunker;
   /** Re-process every file, ignoring the manifest's size/mtime shortcut. */
   rebuild?: boolean;
@@ -75,6 +91,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
   mkdirSync(path.dirname(indexPath), { recursive: true });
   if (options.rebuild) removeIndexFiles(indexPath);
   const index = openSqliteIndex(indexPath, { create: true });
+  let contextCache: ContextCache | undefined;
   try {
     index.setEmbedder(embedder?.name ?? null, embedder?.dimensions ?? null);
     index.setRoot(root);
@@ -86,9 +103,22 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
     if (plan.toDelete.length > 0) index.removeFiles(plan.toDelete);
     progress.filesToProcess = plan.toProcess.length;
 
+    let llmClient: LlmClient | undefined;
+    let contextualizer = options.contextualizer ?? createPatternContextualizer();
+    if (options.llm && !options.contextualizer) {
+      llmClient = createLlmClient(options.llm);
+      contextCache = openContextCache(path.join(path.dirname(indexPath), CONTEXT_CACHE_FILE));
+      contextualizer = createLlmContextualizer({
+        client: llmClient,
+        cache: contextCache,
+        // Several files per call slot: small files alone would leave slots idle.
+        parallelFiles: options.llm.concurrency * 4,
+      });
+    }
+    const tally = new ContextTally(llmClient);
     const deps = {
       chunker: options.chunker ?? (await createChunker()),
-      contextualizer: options.contextualizer ?? createPatternContextualizer(),
+      contextualizer,
       rebuild: options.rebuild === true,
     };
     const writer = new FileWriter(index, options.commitEvery ?? 64);
@@ -119,21 +149,36 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
 
     tracker.phase('index');
     const reads = new ReadAhead(plan.toProcess, options.maxFileBytes);
+    const prepares = new PrepareAhead(
+      (k) => {
+        const { previous } = plan.toProcess[k]!;
+        return reads
+          .take(k)
+          .then(
+            async (outcome): Promise<Staged> =>
+              outcome.ok
+                ? { ok: true, prepared: await prepareFile(outcome.file, previous, deps) }
+                : outcome,
+          );
+      },
+      plan.toProcess.length,
+      contextualizer.parallelFiles,
+    );
     for (let i = 0; i < plan.toProcess.length; i++) {
       if (signal?.aborted) throw new CodesiftError('INTERNAL', 'indexing was cancelled');
       const { file, previous } = plan.toProcess[i]!;
-      const outcome = await reads.take(i);
-      if (!outcome.ok) {
-        const reason = outcome.skip.reason;
+      const staged = await prepares.take(i);
+      if (!staged.ok) {
+        const reason = staged.skip.reason;
         skipped[reason] = (skipped[reason] ?? 0) + 1;
         if (reason === 'unreadable') {
-          failures.push({ path: file.path, reason: outcome.skip.detail ?? reason });
+          failures.push({ path: file.path, reason: staged.skip.detail ?? reason });
         }
         if (previous) toRemove.push(file.path);
         done();
         continue;
       }
-      const prepared = await prepareFile(outcome.file, previous, deps);
+      const prepared = staged.prepared;
       if (prepared.kind === 'touch') {
         // Remember the new stat so the next run skips the file without reading it.
         touchOnly.push(prepared.record);
@@ -144,10 +189,12 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
         if (previous) toRemove.push(file.path);
         done();
       } else if (batcher) {
+        tally.add(prepared.contexts);
         const item = { commit: prepared.commit, isNew: !previous };
         await batcher.add(item, prepared.commit.chunks.map(embeddingText));
         drainReady();
       } else {
+        tally.add(prepared.contexts);
         accept(prepared.commit, !previous);
       }
     }
@@ -187,9 +234,11 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
       seconds: round((performance.now() - started) / 1000),
       chunksPerSecond: round(indexSeconds > 0 ? writer.chunks / indexSeconds : 0),
       failures,
+      context: tally.summary(),
     };
   } finally {
     index.close();
+    contextCache?.close();
   }
 }
 
@@ -216,6 +265,33 @@ class ReadAhead {
     this.reads.set(k, readFileContent(entry.file, { maxFileBytes: this.maxFileBytes }));
   }
 }
+
+/**
+ * Files prepared (read, chunked, contextualized) ahead of the one being
+ * written: `depth` of them at once. The pattern contextualizer uses depth 1
+ * (CPU-bound, nothing to overlap); LLM mode overlaps model calls across files
+ * so small files still keep the client's concurrency busy.
+ */
+class PrepareAhead {
+  private readonly started = new Map<number, Promise<Staged>>();
+
+  constructor(
+    private readonly stage: (k: number) => Promise<Staged>,
+    private readonly count: number,
+    private readonly depth: number,
+  ) {}
+
+  take(i: number): Promise<Staged> {
+    for (let k = i; k < Math.min(i + Math.max(1, this.depth), this.count); k++) {
+      if (!this.started.has(k)) this.started.set(k, this.stage(k));
+    }
+    const staged = this.started.get(i)!;
+    this.started.delete(i);
+    return staged;
+  }
+}
+
+type Staged = Extract<ReadOutcome, { ok: false }> | { ok: true; prepared: PreparedFile };
 
 /** A rebuild starts from an empty file: simpler and faster than deleting every row. */
 function removeIndexFiles(indexPath: string): void {

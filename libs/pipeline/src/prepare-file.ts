@@ -1,5 +1,5 @@
 import type { Chunker } from '@codesift/chunking';
-import type { Contextualizer } from '@codesift/context';
+import type { ChunkContext, Contextualizer } from '@codesift/context';
 import { errorMessage, type FileContent, type FileRecord } from '@codesift/core';
 import type { FileCommit } from '@codesift/stores';
 
@@ -8,7 +8,7 @@ export type PreparedFile =
   /** Touched but identical: only its new stat is recorded. */
   | { kind: 'touch'; record: FileRecord }
   /** Chunked and contextualized; `vectors` is filled by the embedder, if any. */
-  | { kind: 'write'; commit: FileCommit }
+  | { kind: 'write'; commit: FileCommit; contexts: ChunkContext[] }
   | { kind: 'failed'; reason: string };
 
 /**
@@ -31,9 +31,14 @@ export async function prepareFile(
       language: content.language,
       text: content.text,
     });
-    const contexts = await deps.contextualizer.contextualize(result.chunks);
+    // The outline (the file's symbols) lets an LLM situate each chunk in its file.
+    const contexts = await deps.contextualizer.contextualizeFile(result.chunks, {
+      path: content.path,
+      language: content.language,
+      symbols: result.symbols,
+    });
     result.chunks.forEach((c, j) => {
-      c.context = contexts[j] ?? '';
+      c.context = contexts[j]?.text ?? '';
     });
     const record: FileRecord = {
       path: content.path,
@@ -48,6 +53,7 @@ export async function prepareFile(
     return {
       kind: 'write',
       commit: { record, chunks: result.chunks, vectors: null, symbols: result.symbols },
+      contexts,
     };
   } catch (err) {
     return { kind: 'failed', reason: errorMessage(err) };

@@ -1,3 +1,4 @@
+import type { ContextSummary } from '@codesift/context';
 import type { SkipReason } from '@codesift/core';
 
 export type IndexPhase = 'open' | 'scan' | 'plan' | 'index' | 'finish' | 'done';
@@ -44,4 +45,10 @@ export interface IndexSummary {
   seconds: number;
   chunksPerSecond: number;
   failures: { path: string; reason: string }[];
+  /**
+   * How this run's chunk contexts came about (local runs): pattern or LLM
+   * mode, the model and whether it answered, chunks by source, fallbacks by
+   * reason. Only the chunks (re)written this run are counted.
+   */
+  context?: ContextSummary;
 }

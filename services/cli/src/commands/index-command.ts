@@ -1,9 +1,10 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { CodesiftError, checkRepositoryName, errorMessage } from '@codesift/core';
 import { createEmbedderFromEnv } from '@codesift/models';
 import { defaultIndexPath, type IndexSummary, indexRepository } from '@codesift/pipeline';
+import { HELP_OPTION, type OptionSpecs, optionHelp, parseCommandLine } from '../command-line.js';
+import { llmForIndex } from '../context-mode.js';
 import { indexFileFromOption } from '../index-location.js';
 import { type CliIO, EXIT, UsageError } from '../io.js';
 import { formatCount, styleFor } from '../ui/format.js';
@@ -14,6 +15,52 @@ import {
   ttyProgress,
 } from '../ui/progress-view.js';
 
+const OPTIONS = {
+  index: {
+    type: 'string',
+    value: '<path>',
+    help: 'index directory or .db file (default <dir>/.codesift)',
+  },
+  json: { type: 'boolean', help: 'print one JSON summary object on stdout' },
+  'no-vectors': { type: 'boolean', help: 'keyword index only (no embedding model)' },
+  context: {
+    type: 'string',
+    value: '<mode>',
+    help: 'chunk context sentences: pattern (default, rule-based) or llm (asks the chat model, see "LLM contexts" below)',
+  },
+  rebuild: {
+    type: 'boolean',
+    help: 'discard the existing index and index everything',
+  },
+  'max-file-bytes': {
+    type: 'string',
+    value: '<n>',
+    help: 'skip files larger than this (default 1048576)',
+  },
+  ignore: {
+    type: 'string',
+    multiple: true,
+    value: '<pattern>',
+    help: 'extra gitignore-style pattern (repeatable)',
+  },
+  quiet: { type: 'boolean', short: 'q', default: false, help: 'no progress output' },
+  remote: {
+    type: 'string',
+    value: '<nats-url>',
+    help: 'index through a cluster (npm run cluster) instead of in this process; see "Cluster mode" below',
+  },
+  repository: {
+    type: 'string',
+    value: '<name>',
+    help: 'with --remote: the repository this directory is, in a cluster index of many (e.g. acme/api)',
+  },
+  remove: {
+    type: 'boolean',
+    help: "with --remote and --repository, and no <dir>: remove that repository's files from the cluster index",
+  },
+  ...HELP_OPTION,
+} as const satisfies OptionSpecs;
+
 export const help = `Usage: codesift index [options] <dir>
        codesift index --remote <nats-url> --repository <name> --remove
 
@@ -21,20 +68,7 @@ Indexes a directory into a local index (default <dir>/.codesift/). A second
 run only re-processes files that changed, and removes deleted ones.
 
 Options:
-  --index <path>          index directory or .db file (default <dir>/.codesift)
-  --json                  print one JSON summary object on stdout
-  --no-vectors            keyword index only (no embedding model)
-  --rebuild               discard the existing index and index everything
-  --max-file-bytes <n>    skip files larger than this (default 1048576)
-  --ignore <pattern>      extra gitignore-style pattern (repeatable)
-  -q, --quiet             no progress output
-  --remote <nats-url>     index through a cluster (npm run cluster) instead
-                          of in this process; see "Cluster mode" below
-  --repository <name>     with --remote: the repository this directory is, in
-                          a cluster index of many (e.g. acme/api)
-  --remove                with --remote and --repository, and no <dir>: remove
-                          that repository's files from the cluster index
-  -h, --help              show this help
+${optionHelp(OPTIONS)}
 
 Cluster mode (--remote nats://127.0.0.1:4222):
   The directory is scanned here and sent over NATS; the cluster's stages
@@ -52,8 +86,19 @@ Cluster mode (--remote nats://127.0.0.1:4222):
   holds either repositories or one unnamed tree, not both. A repository whose
   files are all gone (--remove) is forgotten.
 
+LLM contexts (--context llm, or "context": "llm" in .codesift/config.json):
+  Each chunk gets one or two sentences from the chat model situating it in its
+  file (the pattern context when a call fails or the answer is unusable).
+  Answers are cached by chunk content in contexts.db beside the index, so a
+  re-index asks only for changed chunks. The --json "context" object counts
+  chunks by source and fallback reason.
+
 Environment:
-  OLLAMA_HOST             embed with Ollama instead of the built-in model
+  OLLAMA_HOST             Ollama server: embeddings instead of the built-in
+                          model, and the chat model of --context llm
+  CODESIFT_LLM_MODEL      chat model for --context llm (e.g. qwen3:0.6b)
+  CODESIFT_LLM_TIMEOUT_MS, CODESIFT_LLM_CONCURRENCY  per-call limit (default
+                          15000) and calls in flight (default 4)
   CODESIFT_EMBED_MODEL    Ollama embedding model (default nomic-embed-text)
   CODESIFT_INDEX          with --remote: a cluster index file to leave out of the scan
   CODESIFT_STALL_NOTICE_MS  with --remote: warn after this long without progress
@@ -84,24 +129,7 @@ function repositoryOption(value: string | undefined): string | undefined {
 }
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      index: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      'no-vectors': { type: 'boolean', default: false },
-      rebuild: { type: 'boolean', default: false },
-      'max-file-bytes': { type: 'string' },
-      ignore: { type: 'string', multiple: true },
-      quiet: { type: 'boolean', short: 'q', default: false },
-      remote: { type: 'string' },
-      repository: { type: 'string' },
-      remove: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
+  const { values, positionals } = parseCommandLine(argv, OPTIONS);
   if (values.help) {
     io.stdout.write(help);
     return EXIT.ok;
@@ -147,6 +175,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     throw new UsageError('--repository applies with --remote only: a local index holds one tree');
   }
   if (values.remote !== undefined) {
+    if (values.context !== undefined) {
+      throw new UsageError('--context does not apply with --remote: the cluster contextualizes');
+    }
     const repository = repositoryOption(values.repository);
     const natsUrl = values.remote.trim();
     if (natsUrl === '') throw new UsageError('--remote needs the NATS URL of the cluster');
@@ -181,6 +212,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     ? indexFileFromOption(values.index, io.cwd)
     : defaultIndexPath(root);
   const vectors = !values['no-vectors'];
+  const llm = llmForIndex(values.context, root, io.env);
 
   const embedder = vectors ? await createEmbedderFromEnv(io.env) : undefined;
   let summary: IndexSummary;
@@ -193,6 +225,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       rebuild: values.rebuild,
       maxFileBytes,
       extraIgnore: values.ignore,
+      llm,
       onProgress: (p) => view.update(p),
     });
   } finally {
