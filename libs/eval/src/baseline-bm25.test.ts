@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { Bm25Index, buildBaselineIndex, tokenize } from './baseline-bm25.js';
+import { Bm25Index, Bm25WindowIndex, buildBaselineIndex, tokenize } from './baseline-bm25.js';
 
 describe('baseline BM25', () => {
   test('the generic tokenizer lowercases, splits on non-alphanumerics and drops stop words', () => {
@@ -55,11 +55,34 @@ describe('baseline BM25', () => {
       writeFileSync(path.join(root, 'src', 'graph.py'), 'def add_edge(graph, a, b):\n    pass\n');
       writeFileSync(path.join(root, 'node_modules', 'dep', 'edge.js'), 'edge edge edge');
       writeFileSync(path.join(root, 'blob.bin'), new Uint8Array([0, 1, 2, 0, 101, 100, 103, 101]));
-      const index = await buildBaselineIndex(root);
+      const { files: index, windows } = await buildBaselineIndex(root);
+      assert.equal(windows, undefined, 'no windowed index unless asked for');
       assert.equal(index.size, 1);
       assert.deepEqual(
         index.search('edge', 10).map((h) => h.path),
         ['src/graph.py'],
+      );
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  test('the windowed index cuts files into fixed line windows and returns their ranges', async () => {
+    const windows = new Bm25WindowIndex(3);
+    windows.add('a.c', 'int x;\nint y;\nint z;\nparse_header(h);\nreturn 0;\n');
+    windows.add('b.c', 'void f(void);\n');
+    assert.equal(windows.size, 3, 'a.c is two windows (3 + 2 lines), b.c one');
+    assert.deepEqual(windows.search('parse_header', 10), [
+      { path: 'a.c', startLine: 4, endLine: 5, score: windows.search('parse_header', 1)[0]!.score },
+    ]);
+    const root = mkdtempSync(path.join(tmpdir(), 'codesift-bm25w-'));
+    try {
+      writeFileSync(path.join(root, 'long.py'), `${'x = 1\n'.repeat(45)}def target():\n    pass\n`);
+      const built = await buildBaselineIndex(root, { windowLines: 40 });
+      const hit = built.windows!.search('target', 10);
+      assert.deepEqual(
+        hit.map((h) => [h.path, h.startLine, h.endLine]),
+        [['long.py', 41, 47]],
       );
     } finally {
       rmSync(root, { recursive: true, force: true });

@@ -108,26 +108,92 @@ export class Bm25Index {
   }
 }
 
+/** Lines per window of the windowed baseline: a plain fixed-size passage, no code awareness. */
+export const BASELINE_WINDOW_LINES = 40;
+
+export interface Bm25WindowHit {
+  path: string;
+  startLine: number;
+  endLine: number;
+  score: number;
+}
+
+/**
+ * Plain BM25 over consecutive, non-overlapping windows of a fixed number of
+ * lines: the textbook passage retriever, the baseline for answer coverage and
+ * for the chunk list.
+ */
+export class Bm25WindowIndex {
+  private readonly index: Bm25Index;
+  private readonly windows = new Map<
+    string,
+    { path: string; startLine: number; endLine: number }
+  >();
+
+  constructor(
+    readonly windowLines = BASELINE_WINDOW_LINES,
+    params: Bm25Params = DEFAULT_BM25,
+  ) {
+    this.index = new Bm25Index(params);
+  }
+
+  get size(): number {
+    return this.index.size;
+  }
+
+  add(path: string, text: string): void {
+    const lines = text.split(/\r?\n/);
+    if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+    for (let start = 0; start < lines.length; start += this.windowLines) {
+      const end = Math.min(lines.length, start + this.windowLines);
+      // The key sorts like (path, start), so BM25's tie break by key keeps file order.
+      const key = `${path}\u0000${String(start).padStart(9, '0')}`;
+      this.windows.set(key, { path, startLine: start + 1, endLine: end });
+      this.index.add(key, lines.slice(start, end).join('\n'));
+    }
+  }
+
+  search(query: string, limit: number): Bm25WindowHit[] {
+    return this.index
+      .search(query, limit)
+      .map((h) => ({ ...this.windows.get(h.path)!, score: h.score }));
+  }
+}
+
 /**
  * Builds the baseline over the files codesift itself would index in `root`:
  * the same scanner rules and the same reader, so both systems see one corpus.
+ * With `windowLines`, a windowed index over the same files is built too.
  */
 export async function buildBaselineIndex(
   root: string,
-  options: { excludeDirs?: string[]; extraIgnore?: string[]; params?: Bm25Params } = {},
-): Promise<Bm25Index> {
+  options: {
+    excludeDirs?: string[];
+    extraIgnore?: string[];
+    params?: Bm25Params;
+    windowLines?: number;
+  } = {},
+): Promise<{ files: Bm25Index; windows?: Bm25WindowIndex }> {
   const scanned = await scan({
     root,
     excludeDirs: options.excludeDirs,
     extraIgnore: options.extraIgnore,
   });
-  const index = new Bm25Index(options.params);
+  const files = new Bm25Index(options.params);
+  const windows =
+    options.windowLines === undefined
+      ? undefined
+      : new Bm25WindowIndex(options.windowLines, options.params);
   const CONCURRENCY = 16;
   for (let i = 0; i < scanned.files.length; i += CONCURRENCY) {
     const outcomes = await Promise.all(
       scanned.files.slice(i, i + CONCURRENCY).map((f) => readFileContent(f)),
     );
-    for (const o of outcomes) if (o.ok) index.add(o.file.path, o.file.text);
+    for (const o of outcomes) {
+      if (!o.ok) continue;
+      files.add(o.file.path, o.file.text);
+      windows?.add(o.file.path, o.file.text);
+    }
   }
-  return index;
+  return windows ? { files, windows } : { files };
 }

@@ -71,7 +71,8 @@ export class GitDirs {
   }
 }
 
-function isGitDir(dir: string): boolean {
+/** A git directory, bare or `.git`: it has HEAD and objects. */
+export function isGitDir(dir: string): boolean {
   return existsSync(path.join(dir, 'HEAD')) && existsSync(path.join(dir, 'objects'));
 }
 

@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { aggregate, collapseToFiles, median, ndcgAt, percentile, scoreQuery } from './metrics.js';
+import {
+  aggregate,
+  aggregateChunks,
+  collapseToFiles,
+  median,
+  ndcgAt,
+  percentile,
+  scoreChunkList,
+  scoreQuery,
+} from './metrics.js';
 
 const close = (actual: number, expected: number, what: string) =>
   assert.ok(Math.abs(actual - expected) < 1e-9, `${what}: ${actual} != ${expected}`);
@@ -75,5 +84,25 @@ describe('metrics', () => {
     close(a.mrr10, (1 + 0.5 + 0) / 3, 'MRR@10');
     assert.deepEqual(a.latencyMs, { median: 20, p95: 30, mean: 20 });
     assert.equal(aggregate([]).acc1, 0);
+  });
+
+  test('a chunk list is scored as returned: repeated files keep their ranks', () => {
+    // The relevant file's first chunk is the 4th chunk, though the 2nd file.
+    const s = scoreChunkList(['a', 'a', 'a', 'hit', 'hit', 'b'], ['hit']);
+    assert.equal(s.firstRelevantRank, 4);
+    assert.equal(s.acc1, 0);
+    assert.equal(s.acc5, 1);
+    close(s.mrr10, 0.25, 'MRR@10');
+    close(s.precision10, 0.2, 'two of ten chunks are hits');
+    assert.equal(scoreQuery(['a', 'a', 'a', 'hit'], ['hit']).firstRelevantRank, 2);
+    const late = scoreChunkList([...Array(10).fill('a'), 'hit'], ['hit']);
+    assert.equal(late.firstRelevantRank, null, 'the 11th chunk is beyond the list');
+    const agg = aggregateChunks([
+      { scores: s, latencyMs: 2 },
+      { scores: late, latencyMs: 4 },
+    ]);
+    close(agg.acc5, 0.5, 'mean Acc@5');
+    close(agg.mrr10, 0.125, 'mean MRR@10');
+    close(agg.latencyMs.median, 3, 'median latency');
   });
 });

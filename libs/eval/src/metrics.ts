@@ -19,6 +19,22 @@ export interface QueryScores {
   ndcg10: number;
 }
 
+/**
+ * How good an uncollapsed chunk list is (what `codesift search` prints by
+ * default): a chunk is a hit when its file is relevant, so two chunks of one
+ * relevant file are two hits.
+ */
+export interface ChunkScores {
+  /** 1-based rank of the first chunk in a relevant file, null if none. */
+  firstRelevantRank: number | null;
+  acc1: number;
+  acc5: number;
+  acc10: number;
+  mrr10: number;
+  /** Chunks in relevant files among the first 10, over 10. */
+  precision10: number;
+}
+
 /** Mean scores over a group of queries, plus latency percentiles. */
 export interface AggregateScores {
   count: number;
@@ -81,6 +97,26 @@ export function scoreQuery(
   };
 }
 
+/** Scores a chunk list in rank order, given as the file path of each chunk. */
+export function scoreChunkList(
+  chunkPaths: readonly string[],
+  relevant: readonly string[],
+): ChunkScores {
+  const rel = new Set(relevant);
+  const top = chunkPaths.slice(0, 10);
+  const firstIndex = top.findIndex((p) => rel.has(p));
+  const firstRelevantRank = firstIndex < 0 ? null : firstIndex + 1;
+  const acc = (k: number) => (firstRelevantRank !== null && firstRelevantRank <= k ? 1 : 0);
+  return {
+    firstRelevantRank,
+    acc1: acc(1),
+    acc5: acc(5),
+    acc10: acc(10),
+    mrr10: firstRelevantRank === null ? 0 : 1 / firstRelevantRank,
+    precision10: top.filter((p) => rel.has(p)).length / 10,
+  };
+}
+
 /**
  * nDCG@k with exponential gain (2^g - 1) and a log2(rank + 1) discount; with
  * binary grades this is the usual binary nDCG. The ideal ranking orders every
@@ -113,9 +149,7 @@ export function aggregate(
   rows: readonly { scores: QueryScores; latencyMs: number }[],
 ): AggregateScores {
   const n = rows.length;
-  const mean = (pick: (s: QueryScores) => number) =>
-    n === 0 ? 0 : rows.reduce((sum, r) => sum + pick(r.scores), 0) / n;
-  const latencies = rows.map((r) => r.latencyMs);
+  const mean = (pick: (s: QueryScores) => number) => meanOf(rows, (r) => pick(r.scores));
   return {
     count: n,
     acc1: mean((s) => s.acc1),
@@ -125,10 +159,45 @@ export function aggregate(
     recall10: mean((s) => s.recall10),
     mrr10: mean((s) => s.mrr10),
     ndcg10: mean((s) => s.ndcg10),
-    latencyMs: {
-      median: median(latencies),
-      p95: percentile(latencies, 95),
-      mean: n === 0 ? 0 : latencies.reduce((a, b) => a + b, 0) / n,
-    },
+    latencyMs: latencySummary(rows.map((r) => r.latencyMs)),
+  };
+}
+
+/** Mean chunk-list scores over a group of queries. */
+export interface AggregateChunkScores {
+  count: number;
+  acc1: number;
+  acc5: number;
+  acc10: number;
+  mrr10: number;
+  precision10: number;
+  latencyMs: { median: number; p95: number; mean: number };
+}
+
+export function aggregateChunks(
+  rows: readonly { scores: ChunkScores; latencyMs: number }[],
+): AggregateChunkScores {
+  const mean = (pick: (s: ChunkScores) => number) => meanOf(rows, (r) => pick(r.scores));
+  return {
+    count: rows.length,
+    acc1: mean((s) => s.acc1),
+    acc5: mean((s) => s.acc5),
+    acc10: mean((s) => s.acc10),
+    mrr10: mean((s) => s.mrr10),
+    precision10: mean((s) => s.precision10),
+    latencyMs: latencySummary(rows.map((r) => r.latencyMs)),
+  };
+}
+
+/** Mean of `pick` over rows; 0 for none. */
+export function meanOf<T>(rows: readonly T[], pick: (row: T) => number): number {
+  return rows.length === 0 ? 0 : rows.reduce((sum, r) => sum + pick(r), 0) / rows.length;
+}
+
+function latencySummary(latencies: number[]): { median: number; p95: number; mean: number } {
+  return {
+    median: median(latencies),
+    p95: percentile(latencies, 95),
+    mean: meanOf(latencies, (l) => l),
   };
 }

@@ -18,6 +18,9 @@ describe('query sets', () => {
     assert.equal(q!.repo, 'psf/requests');
     assert.equal(q!.commit, 'abc123def4567890abc123def4567890abc123de');
     assert.deepEqual(q!.relevantFiles, ['requests/models.py']);
+    assert.deepEqual(q!.relevantLines, [
+      { path: 'requests/models.py', ranges: [{ start: 1, end: 2 }] },
+    ]);
     assert.equal(queryText(q!, 'query'), 'Title\nlong body');
     assert.equal(queryText(q!, 'query_title'), 'Title');
   });
@@ -77,5 +80,20 @@ describe('query sets', () => {
       () => parseQuerySet('\n\n', 'empty.jsonl'),
       /empty\.jsonl: the query set has no queries/,
     );
+  });
+
+  test('rejects malformed relevant_lines with the line number', () => {
+    const base = { id: 'x', query: 'q', relevant_files: ['a.py'] };
+    for (const bad of [
+      { relevant_lines: 'a.py:1' },
+      { relevant_lines: [{ path: 'a.py', ranges: [{ start: 5, end: 4 }] }] },
+      { relevant_lines: [{ path: 'a.py', ranges: [{ start: 0, end: 4 }] }] },
+      { relevant_lines: [{ path: 'a.py' }] },
+    ]) {
+      assert.throws(
+        () => parseQuerySet(`\n${JSON.stringify({ ...base, ...bad })}`),
+        (err: unknown) => err instanceof CodesiftError && /:2: .*relevant_lines/.test(err.message),
+      );
+    }
   });
 });

@@ -17,12 +17,27 @@ export interface EvalQuery {
   commit?: string;
   /** Root-relative POSIX paths of the files that answer the query. */
   relevantFiles: string[];
+  /**
+   * Line-level answers (SWE-bench `relevant_lines`): per file, 1-based
+   * inclusive line ranges at `commit`. Absent for sets without them.
+   */
+  relevantLines?: RelevantLines[];
   /** Graded relevance per path (higher is better); relevant files without one count as 1. */
   grades?: Record<string, number>;
   /** Query class for per-class metrics (e.g. 'exact-identifier'). */
   class?: string;
   /** Source line in the set file, for messages. */
   line: number;
+}
+
+export interface LineRange {
+  start: number;
+  end: number;
+}
+
+export interface RelevantLines {
+  path: string;
+  ranges: LineRange[];
 }
 
 export type QueryField = 'query' | 'query_title';
@@ -124,6 +139,10 @@ export function parseQuerySet(text: string, source = '<query set>'): EvalQuery[]
       }
       relevant = (o.relevant_files as string[]).map(normalisePath);
     }
+    let relevantLines: RelevantLines[] | undefined;
+    if (o.relevant_lines !== undefined && o.relevant_lines !== null) {
+      relevantLines = parseRelevantLines(o.relevant_lines, fail);
+    }
     // Graded files are relevant too, so a set may give only grades.
     if (grades) {
       for (const [p, g] of Object.entries(grades))
@@ -137,10 +156,34 @@ export function parseQuerySet(text: string, source = '<query set>'): EvalQuery[]
     if (commit !== undefined) q.commit = commit;
     if (grades !== undefined) q.grades = grades;
     if (cls !== undefined) q.class = cls;
+    if (relevantLines !== undefined && relevantLines.length > 0) q.relevantLines = relevantLines;
     out.push(q);
   }
   if (out.length === 0) {
     throw new CodesiftError('INVALID_ARGUMENT', `${source}: the query set has no queries`);
+  }
+  return out;
+}
+
+/** `[{path, ranges: [{start, end}]}]` with 1-based inclusive ranges, start <= end. */
+function parseRelevantLines(value: unknown, fail: (why: string) => never): RelevantLines[] {
+  const shape = '"relevant_lines" must be [{path, ranges: [{start, end}]}]';
+  if (!Array.isArray(value)) fail(shape);
+  const out: RelevantLines[] = [];
+  for (const entry of value as unknown[]) {
+    if (typeof entry !== 'object' || entry === null) fail(shape);
+    const e = entry as Record<string, unknown>;
+    if (typeof e.path !== 'string' || e.path.trim() === '' || !Array.isArray(e.ranges)) fail(shape);
+    const ranges: LineRange[] = [];
+    for (const r of e.ranges as unknown[]) {
+      const { start, end } = (r ?? {}) as Record<string, unknown>;
+      if (!Number.isInteger(start) || !Number.isInteger(end)) fail(shape);
+      if ((start as number) < 1 || (end as number) < (start as number)) {
+        fail(`a range of "${e.path}" in "relevant_lines" must have 1 <= start <= end`);
+      }
+      ranges.push({ start: start as number, end: end as number });
+    }
+    out.push({ path: normalisePath(e.path as string), ranges });
   }
   return out;
 }

@@ -3,13 +3,29 @@ import path from 'node:path';
 import type { Embedder } from '@codesift/models';
 import { type IndexProgress, indexRepository } from '@codesift/pipeline';
 import type { FusionMode, SearchEngine, SearchRequest } from '@codesift/search';
-import { type Bm25Index, buildBaselineIndex } from './baseline-bm25.js';
+import {
+  BASELINE_WINDOW_LINES,
+  type Bm25Index,
+  type Bm25WindowIndex,
+  buildBaselineIndex,
+} from './baseline-bm25.js';
 import { commitInfo, ensureCheckout, ensureIndex, type GitDirs } from './checkouts.js';
 import {
+  type AggregateCoverage,
+  aggregateCoverage,
+  type CoverageScores,
+  type ReturnedRange,
+  scoreCoverage,
+} from './coverage.js';
+import {
+  type AggregateChunkScores,
   type AggregateScores,
   aggregate,
+  aggregateChunks,
+  type ChunkScores,
   collapseToFiles,
   type QueryScores,
+  scoreChunkList,
   scoreQuery,
 } from './metrics.js';
 import { type EvalQuery, type QueryField, queryText } from './query-set.js';
@@ -73,6 +89,20 @@ export interface SystemAnswer {
   firstRelevantRank: number | null;
   scores: QueryScores;
   latencyMs: number;
+  /** Answer coverage of each file's returned range (codesift only; sets with line answers). */
+  coverage?: CoverageScores;
+  error?: string;
+}
+
+/** An uncollapsed list of ranges, scored as a chunk list. */
+export interface ChunkAnswer {
+  /** The top TOP_K ranges in rank order. */
+  hits: ReturnedRange[];
+  firstRelevantRank: number | null;
+  scores: ChunkScores;
+  latencyMs: number;
+  /** Sets with line answers only. */
+  coverage?: CoverageScores;
   error?: string;
 }
 
@@ -82,13 +112,29 @@ export interface QueryResult {
   repo?: string;
   commit?: string;
   relevantFiles: string[];
+  /** The file-collapsed list (one result per file). */
   codesift: SystemAnswer;
+  /** Plain BM25 over whole files. */
   bm25?: SystemAnswer;
+  /**
+   * The chunk lists: codesift's default search output (no collapsing) and
+   * plain BM25 over BASELINE_WINDOW_LINES-line windows.
+   */
+  chunks: { codesift: ChunkAnswer; bm25?: ChunkAnswer };
 }
 
 export interface GroupScores {
+  /** File-collapsed lists. */
   codesift: AggregateScores;
   bm25?: AggregateScores;
+  /** Chunk lists (codesift as `codesift search` prints them; BM25 over windows). */
+  chunks: { codesift: AggregateChunkScores; bm25?: AggregateChunkScores };
+  /** Answer coverage over the queries with line answers; absent when none has them. */
+  coverage?: {
+    codesiftChunks: AggregateCoverage;
+    codesiftFiles: AggregateCoverage;
+    bm25Windows?: AggregateCoverage;
+  };
 }
 
 export interface CheckoutRecord {
@@ -115,7 +161,14 @@ export interface EvalReport {
     /** Switches that differ from the engine's defaults. */
     switches: EvalSwitches;
   };
-  baseline: { name: 'bm25'; k1: number; b: number; tokenizer: string } | null;
+  baseline: {
+    name: 'bm25';
+    k1: number;
+    b: number;
+    tokenizer: string;
+    /** Lines per window of the windowed baseline (its chunk list and coverage). */
+    windowLines: number;
+  } | null;
   machine: { cpus: number; cpuModel: string; memoryGiB: number; node: string; platform: string };
   startedAt: string;
   seconds: number;
@@ -146,12 +199,16 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
     log(`[${gi + 1}/${groups.length}] ${where}: index ${describeIndex(record)}`);
 
     let bm25: Bm25Index | undefined;
+    let bm25Windows: Bm25WindowIndex | undefined;
     if (withBaseline) {
       const t0 = performance.now();
-      bm25 = await buildBaselineIndex(record.root, {
+      const built = await buildBaselineIndex(record.root, {
         excludeDirs: [path.dirname(record.indexPath)],
         extraIgnore: options.target.kind === 'repo' ? options.target.ignore : undefined,
+        windowLines: BASELINE_WINDOW_LINES,
       });
+      bm25 = built.files;
+      bm25Windows = built.windows;
       record.baselineFiles = bm25.size;
       record.baselineSeconds = round((performance.now() - t0) / 1000, 2);
     }
@@ -168,24 +225,45 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
         .catch(() => undefined);
       for (const q of group.queries) {
         const text = queryText(q, options.queryField);
-        const codesift = await timed(q, async () => {
+        const search = async (collapseFiles: boolean) => {
           const response = await engine.search({
             query: text,
             limit: TOP_K,
-            collapseFiles: true,
+            collapseFiles,
             keywordOnly: !vectors,
             ...(options.fusion ? { fusion: options.fusion } : {}),
             ...(options.switches ?? {}),
           });
-          return response.results.map((r) => r.path);
-        });
-        const result: QueryResult = { id: q.id, relevantFiles: q.relevantFiles, codesift };
+          return response.results.map((r) => ({
+            path: r.path,
+            startLine: r.startLine,
+            endLine: r.endLine,
+          }));
+        };
+        const codesift = await timed(q, () => search(true), true);
+        const result: QueryResult = {
+          id: q.id,
+          relevantFiles: q.relevantFiles,
+          codesift,
+          chunks: { codesift: await timedChunks(q, () => search(false)) },
+        };
         if (q.class !== undefined) result.class = q.class;
         if (q.repo !== undefined) result.repo = q.repo;
         if (q.commit !== undefined) result.commit = q.commit;
         if (bm25) {
           const index = bm25;
-          result.bm25 = await timed(q, async () => index.search(text, TOP_K).map((h) => h.path));
+          // Whole-file hits have no range to score for coverage.
+          result.bm25 = await timed(q, async () => wholeFiles(index.search(text, TOP_K)), false);
+        }
+        if (bm25Windows) {
+          const windows = bm25Windows;
+          result.chunks.bm25 = await timedChunks(q, async () =>
+            windows.search(text, TOP_K).map((h) => ({
+              path: h.path,
+              startLine: h.startLine,
+              endLine: h.endLine,
+            })),
+          );
         }
         results.push(result);
         done++;
@@ -197,8 +275,21 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
   }
 
   const groupScores = (rows: QueryResult[]): GroupScores => {
-    const g: GroupScores = { codesift: aggregate(rows.map((r) => r.codesift)) };
-    if (withBaseline) g.bm25 = aggregate(rows.map((r) => r.bm25!));
+    const g: GroupScores = {
+      codesift: aggregate(rows.map((r) => r.codesift)),
+      chunks: { codesift: aggregateChunks(rows.map((r) => r.chunks.codesift)) },
+    };
+    if (withBaseline) {
+      g.bm25 = aggregate(rows.map((r) => r.bm25!));
+      g.chunks.bm25 = aggregateChunks(rows.map((r) => r.chunks.bm25!));
+    }
+    const codesiftChunks = aggregateCoverage(rows.map((r) => r.chunks.codesift.coverage));
+    const codesiftFiles = aggregateCoverage(rows.map((r) => r.codesift.coverage));
+    if (codesiftChunks && codesiftFiles) {
+      g.coverage = { codesiftChunks, codesiftFiles };
+      const windows = aggregateCoverage(rows.map((r) => r.chunks.bm25?.coverage));
+      if (windows) g.coverage.bm25Windows = windows;
+    }
     return g;
   };
   const groupBy = (key: (r: QueryResult) => string | undefined) => {
@@ -231,6 +322,7 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
           k1: 1.2,
           b: 0.75,
           tokenizer: 'lowercase, split on non-alphanumerics, English stop words removed',
+          windowLines: BASELINE_WINDOW_LINES,
         }
       : null,
     machine: {
@@ -358,17 +450,28 @@ function describeIndex(r: CheckoutRecord): string {
   }
 }
 
-async function timed(q: EvalQuery, run: () => Promise<string[]>): Promise<SystemAnswer> {
+/** Runs one search, timed; a failing query is a miss in the report, not the end of a long run. */
+async function attempt(
+  run: () => Promise<ReturnedRange[]>,
+): Promise<{ hits: ReturnedRange[]; latencyMs: number; error?: string }> {
   const t0 = performance.now();
-  let files: string[] = [];
-  let error: string | undefined;
   try {
-    files = collapseToFiles(await run()).slice(0, TOP_K);
+    const hits = await run();
+    return { hits, latencyMs: round(performance.now() - t0, 2) };
   } catch (err) {
-    // One failing query is a miss in the report, not the end of a long run.
-    error = err instanceof Error ? err.message : String(err);
+    const error = err instanceof Error ? err.message : String(err);
+    return { hits: [], latencyMs: round(performance.now() - t0, 2), error };
   }
-  const latencyMs = round(performance.now() - t0, 2);
+}
+
+/** A file list: each file at the rank of its first range. */
+async function timed(
+  q: EvalQuery,
+  run: () => Promise<ReturnedRange[]>,
+  withCoverage: boolean,
+): Promise<SystemAnswer> {
+  const { hits, latencyMs, error } = await attempt(run);
+  const files = collapseToFiles(hits.map((h) => h.path)).slice(0, TOP_K);
   const scores = scoreQuery(files, q.relevantFiles, q.grades);
   const answer: SystemAnswer = {
     files,
@@ -376,7 +479,38 @@ async function timed(q: EvalQuery, run: () => Promise<string[]>): Promise<System
     scores,
     latencyMs,
   };
+  if (withCoverage && q.relevantLines) {
+    const firstPerFile = files.map((f) => hits.find((h) => h.path === f)!);
+    answer.coverage = scoreCoverage(firstPerFile, q.relevantLines);
+  }
   if (error !== undefined) answer.error = error;
+  return answer;
+}
+
+/** Whole-file hits as ranges; their lines are never scored. */
+function wholeFiles(hits: readonly { path: string }[]): ReturnedRange[] {
+  return hits.map((h) => ({ path: h.path, startLine: 1, endLine: 1 }));
+}
+
+/** A chunk list, scored as returned. */
+async function timedChunks(
+  q: EvalQuery,
+  run: () => Promise<ReturnedRange[]>,
+): Promise<ChunkAnswer> {
+  const attempted = await attempt(run);
+  const hits = attempted.hits.slice(0, TOP_K);
+  const scores = scoreChunkList(
+    hits.map((h) => h.path),
+    q.relevantFiles,
+  );
+  const answer: ChunkAnswer = {
+    hits,
+    firstRelevantRank: scores.firstRelevantRank,
+    scores,
+    latencyMs: attempted.latencyMs,
+  };
+  if (q.relevantLines) answer.coverage = scoreCoverage(hits, q.relevantLines);
+  if (attempted.error !== undefined) answer.error = attempted.error;
   return answer;
 }
 

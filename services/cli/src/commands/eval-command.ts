@@ -1,6 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { CodesiftError } from '@codesift/core';
 import {
   type EvalQuery,
@@ -16,6 +15,7 @@ import {
 import { createEmbedderFromEnv, type Embedder } from '@codesift/models';
 import { defaultIndexPath, type IndexProgress } from '@codesift/pipeline';
 import { type FusionMode, openLocalEngine } from '@codesift/search';
+import { HELP_OPTION, type OptionSpecs, optionHelp, parseCommandLine } from '../command-line.js';
 import { indexFileFromOption } from '../index-location.js';
 import { type CliIO, EXIT, UsageError } from '../io.js';
 import {
@@ -24,101 +24,144 @@ import {
   silentProgress,
   ttyProgress,
 } from '../ui/progress-view.js';
+import { FROM_GIT_OPTIONS, runFromGit } from './eval-from-git.js';
+
+const TARGET_OPTIONS = {
+  repo: {
+    type: 'string',
+    value: '<dir>',
+    help: 'every query over this tree (indexed incrementally into <dir>/.codesift, or --index)',
+  },
+  index: { type: 'string', value: '<path>', help: 'index directory or .db file for --repo' },
+  ignore: {
+    type: 'string',
+    multiple: true,
+    value: '<pattern>',
+    help: "gitignore-style pattern left out of both systems' corpus with --repo (repeatable); the set file itself is always left out when it lies inside the tree",
+  },
+  checkouts: {
+    type: 'string',
+    value: '<dir>',
+    help: 'cache for per-commit checkouts (git archive) and their indexes, reused across runs; for sets whose lines name repo and commit',
+  },
+  'git-dir': {
+    type: 'string',
+    multiple: true,
+    value: '<o/n>=<path>',
+    help: 'git directory (bare or not) of repository o/n (repeatable)',
+  },
+  mirrors: {
+    type: 'string',
+    value: '<dir>',
+    help: 'directory of git mirrors laid out as <owner>+<name>/repo',
+  },
+} as const satisfies OptionSpecs;
+
+const RUN_OPTIONS = {
+  set: { type: 'string', value: '<file>', help: 'the query set (required)' },
+  'query-field': {
+    type: 'string',
+    value: '<field>',
+    help: 'query or query_title (default query)',
+  },
+  'limit-queries': { type: 'string', value: '<n>', help: 'only the first n queries of the set' },
+  'no-vectors': { type: 'boolean', help: 'keyword-only engine (no embedding model)' },
+  fusion: {
+    type: 'string',
+    value: '<method>',
+    help: "rrf, linear or adaptive (default: the engine's)",
+  },
+  'vector-weight': {
+    type: 'string',
+    value: '<w>',
+    help: 'vector weight of linear fusion, 0..1 (default 0.4)',
+  },
+} as const satisfies OptionSpecs;
+
+const SWITCH_OPTIONS = {
+  'no-planning': {
+    type: 'boolean',
+    help: 'every planner feature off: no expansion, anchors, definition boost, focus, rewrite; linear fusion; files by their best chunk (a switch given explicitly still applies, e.g. --fusion)',
+  },
+  'no-expansion': { type: 'boolean', help: 'no synonyms or identifier variants' },
+  'no-anchor': { type: 'boolean', help: 'no boost for exact identifiers, codes, phrases' },
+  'no-definitions': {
+    type: 'boolean',
+    help: 'no boost for the chunk defining a named symbol',
+  },
+  'no-focus': { type: 'boolean', help: 'no focus scoring (tests, docs and code alike)' },
+  'no-report-focus': { type: 'boolean', help: 'focus inference also reads pasted material' },
+  'no-doc-demotion': {
+    type: 'boolean',
+    help: 'prose docs not demoted for implementation questions',
+  },
+  'no-boilerplate': {
+    type: 'boolean',
+    help: 'keep environment reports and template text in the query',
+  },
+  'file-score': {
+    type: 'string',
+    value: '<mode>',
+    help: "best, decayed or auto: a file's score from its best chunk, or best plus a decayed share of its next chunks; auto: decayed for long (report) queries",
+  },
+  'no-baseline': { type: 'boolean', help: 'skip the BM25 baseline' },
+  json: { type: 'boolean', help: 'print the full report as JSON (with per-query ranks)' },
+  quiet: { type: 'boolean', short: 'q', help: 'no progress on stderr' },
+  ...HELP_OPTION,
+} as const satisfies OptionSpecs;
 
 export const help = `Usage: codesift eval --set <file.jsonl> --repo <dir> [options]
        codesift eval --set <file.jsonl> --checkouts <dir> (--mirrors <dir> | --git-dir <owner/name>=<path>...) [options]
+       codesift eval --from-git <git dir> --out <file.jsonl> [--max-queries <n>] [--since <date>] [--snapshot-every <k>]
 
 Measures retrieval quality on a query set with known answers: each query is
-searched with codesift and with a plain BM25 baseline over whole files (same
-files, generic tokenizer), and both are scored side by side at file level:
-Acc@1/5/10, Recall@5/10, MRR@10, nDCG@10 and latency, overall, per query
-class and per repository.
+searched with codesift and with a plain BM25 baseline (same files, generic
+tokenizer), and both are scored side by side, overall, per query class and
+per repository, on two lists:
+  file lists   results collapsed to files (BM25 over whole files): Acc@1/5/10,
+               Recall@5/10, MRR@10, nDCG@10 and latency
+  chunk lists  the top 10 chunks as codesift search prints them (BM25 over
+               40-line windows); a chunk is a hit when its file is relevant:
+               Acc@1/5/10, MRR@10, P@10
+Sets with line-level answers (relevant_lines) also get answer coverage: the
+share of answering lines inside the first 10 hits and inside the first 400
+returned lines.
 
 Query set: JSON Lines, one query per line, either
   {"id", "query", "relevant_files": [...], "class"?, "grades"?: {path: grade}}
 or the SWE-bench form {"id", "repo", "commit", "query", "query_title", "relevant_files", ...}.
 
 Where the answers are searched:
-  --repo <dir>              every query over this tree (indexed incrementally
-                            into <dir>/.codesift, or --index)
-  --index <path>            index directory or .db file for --repo
-  --ignore <pattern>        gitignore-style pattern left out of both systems'
-                            corpus with --repo (repeatable); the set file itself
-                            is always left out when it lies inside the tree
-  --checkouts <dir>         cache for per-commit checkouts (git archive) and
-                            their indexes, reused across runs; for sets whose
-                            lines name repo and commit
-  --git-dir <o/n>=<path>    git directory (bare or not) of repository o/n (repeatable)
-  --mirrors <dir>           directory of git mirrors laid out as <owner>+<name>/repo
+${optionHelp(TARGET_OPTIONS)}
 
 Options:
-  --set <file>              the query set (required)
-  --query-field <field>     query or query_title (default query)
-  --limit-queries <n>       only the first n queries of the set
-  --no-vectors              keyword-only engine (no embedding model)
-  --fusion <method>         rrf, linear or adaptive (default: the engine's)
-  --vector-weight <w>       vector weight of linear fusion, 0..1 (default 0.7)
+${optionHelp(RUN_OPTIONS)}
 
 Feature switches (ablations; same semantics as codesift search):
-  --no-planning             every planner feature off: no expansion, anchors,
-                            definition boost, focus, rewrite; linear fusion;
-                            files by their best chunk (a switch given
-                            explicitly still applies, e.g. --fusion)
-  --no-expansion            no synonyms or identifier variants
-  --no-anchor               no boost for exact identifiers, codes, phrases
-  --no-definitions          no boost for the chunk defining a named symbol
-  --no-focus                no focus scoring (tests, docs and code alike)
-  --no-report-focus         focus inference also reads pasted material
-  --no-doc-demotion         prose docs not demoted for implementation questions
-  --no-boilerplate          keep environment reports and template text in the query
-  --file-score <mode>       best, decayed or auto: a file's score from its best
-                            chunk, or best plus a decayed share of its next
-                            chunks; auto: decayed for long (report) queries
-  --no-baseline             skip the BM25 baseline
-  --json                    print the full report as JSON (with per-query ranks)
-  -q, --quiet               no progress on stderr
-  -h, --help                show this help
+${optionHelp(SWITCH_OPTIONS)}
+
+Building a set from git history (no evaluation; merges, bots and releases,
+reverts, short messages, mass changes, docs-only, tests-only and
+whitespace-only commits are skipped):
+${optionHelp(FROM_GIT_OPTIONS)}
 
 Exit status: 0 when the evaluation ran (whatever the scores), 1 when it could
 not run, 2 for a wrong command line.
 `;
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    allowPositionals: false,
-    strict: true,
-    options: {
-      set: { type: 'string' },
-      repo: { type: 'string' },
-      index: { type: 'string' },
-      ignore: { type: 'string', multiple: true },
-      checkouts: { type: 'string' },
-      'git-dir': { type: 'string', multiple: true },
-      mirrors: { type: 'string' },
-      'query-field': { type: 'string' },
-      'limit-queries': { type: 'string' },
-      'no-vectors': { type: 'boolean', default: false },
-      fusion: { type: 'string' },
-      'vector-weight': { type: 'string' },
-      'no-planning': { type: 'boolean', default: false },
-      'no-expansion': { type: 'boolean', default: false },
-      'no-anchor': { type: 'boolean', default: false },
-      'no-definitions': { type: 'boolean', default: false },
-      'no-focus': { type: 'boolean', default: false },
-      'no-report-focus': { type: 'boolean', default: false },
-      'no-doc-demotion': { type: 'boolean', default: false },
-      'no-boilerplate': { type: 'boolean', default: false },
-      'file-score': { type: 'string' },
-      'no-baseline': { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
-      quiet: { type: 'boolean', short: 'q', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
+  const { values } = parseCommandLine(
+    argv,
+    { ...TARGET_OPTIONS, ...RUN_OPTIONS, ...SWITCH_OPTIONS, ...FROM_GIT_OPTIONS },
+    false,
+  );
   if (values.help) {
     io.stdout.write(help);
     return EXIT.ok;
+  }
+  if (values['from-git'] !== undefined) {
+    if (values.set !== undefined) throw new UsageError('give --set or --from-git, not both');
+    return runFromGit(values, io);
   }
   if (!values.set) throw new UsageError('missing --set <file.jsonl>');
   if ((values.repo === undefined) === (values.checkouts === undefined)) {
