@@ -11,6 +11,13 @@
  *
  * A crashed worker fails only its own searches and is replaced on the next
  * search; a worker that cannot even open its engine fails the pool's start.
+ *
+ * Why not piscina or tinypool: aborting a task that is running there
+ * terminates its thread, and here a cancelled gRPC call or a passed deadline
+ * only aborts that search, while the worker keeps its open index and loaded
+ * model (re-opening them takes seconds). Nor do they let a worker close its
+ * engine before the thread ends, or fail the start when an engine cannot
+ * open. Kept as written: with those added back the code would not be smaller.
  */
 import { Worker } from 'node:worker_threads';
 import { CodesiftError, errorMessage } from '@codesift/core';

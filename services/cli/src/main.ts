@@ -1,4 +1,5 @@
 import { isCodesiftError } from '@codesift/core';
+import { closestName } from './command-line.js';
 import type { CommandModule } from './commands/command.js';
 import { type CliIO, EXIT, processIO, UsageError } from './io.js';
 import { styleFor } from './ui/format.js';
@@ -53,15 +54,17 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   const entry = COMMANDS[name];
   const style = styleFor(io.stderr, io.env);
   if (!entry) {
-    io.stderr.write(`${style.red('error:')} unknown command '${name}'\n\n${HELP}`);
+    const guess = closestName(name, Object.keys(COMMANDS));
+    const didYouMean = guess === undefined ? '' : ` (did you mean ${guess}?)`;
+    io.stderr.write(`${style.red('error:')} unknown command '${name}'${didYouMean}\n\n${HELP}`);
     return EXIT.usage;
   }
   const command = await entry.load();
   try {
     return await command.run(rest, io);
   } catch (err) {
-    if (err instanceof UsageError || isParseArgsError(err)) {
-      io.stderr.write(`${style.red('error:')} ${(err as Error).message}\n\n${command.help}`);
+    if (err instanceof UsageError) {
+      io.stderr.write(`${style.red('error:')} ${err.message}\n\n${command.help}`);
       return EXIT.usage;
     }
     if (isCodesiftError(err)) {
@@ -74,9 +77,4 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     if (io.env.CODESIFT_DEBUG) io.stderr.write(`${e?.stack ?? ''}\n`);
     return EXIT.failed;
   }
-}
-
-function isParseArgsError(err: unknown): boolean {
-  const code = (err as { code?: string })?.code;
-  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
 }

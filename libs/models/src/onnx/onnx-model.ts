@@ -1,4 +1,4 @@
-import { ProtoWriter } from './protobuf-writer.js';
+import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
 
 /**
  * In-memory ONNX graph description and its serialisation to a ModelProto.
@@ -70,82 +70,97 @@ const ATTR_STRING = 3;
 const ATTR_TENSOR = 4;
 const ATTR_INTS = 7;
 
-function encodeTensor(t: OnnxTensor): ProtoWriter {
-  const w = new ProtoWriter();
-  for (const d of t.dims) w.varint(1, d);
-  w.varint(2, t.dataType);
-  w.string(8, t.name);
-  w.bytes(9, t.raw);
-  return w;
+const { Varint, Bit32, LengthDelimited } = WireType;
+
+/** Writes field `field` as a nested message whose fields `body` writes. */
+function message(w: BinaryWriter, field: number, body: () => void): void {
+  w.tag(field, LengthDelimited).fork();
+  body();
+  w.join();
 }
 
-function encodeAttribute(name: string, a: OnnxAttribute): ProtoWriter {
-  const w = new ProtoWriter().string(1, name);
+// Every integer field is written as int64: negative values take ten bytes of two's complement.
+function writeTensor(w: BinaryWriter, t: OnnxTensor): void {
+  for (const d of t.dims) w.tag(1, Varint).int64(d);
+  w.tag(2, Varint).int64(t.dataType);
+  w.tag(8, LengthDelimited).string(t.name);
+  w.tag(9, LengthDelimited).bytes(t.raw);
+}
+
+function writeAttribute(w: BinaryWriter, name: string, a: OnnxAttribute): void {
+  w.tag(1, LengthDelimited).string(name);
   switch (a.type) {
     case 'float':
-      w.float(2, a.value).varint(20, ATTR_FLOAT);
+      w.tag(2, Bit32).float(a.value).tag(20, Varint).int64(ATTR_FLOAT);
       break;
     case 'int':
-      w.varint(3, a.value).varint(20, ATTR_INT);
+      w.tag(3, Varint).int64(a.value).tag(20, Varint).int64(ATTR_INT);
       break;
     case 'string':
-      w.string(4, a.value).varint(20, ATTR_STRING);
+      w.tag(4, LengthDelimited).string(a.value).tag(20, Varint).int64(ATTR_STRING);
       break;
     case 'tensor':
-      w.message(5, encodeTensor(a.value)).varint(20, ATTR_TENSOR);
+      message(w, 5, () => writeTensor(w, a.value));
+      w.tag(20, Varint).int64(ATTR_TENSOR);
       break;
     case 'ints':
-      for (const v of a.value) w.varint(8, v);
-      w.varint(20, ATTR_INTS);
+      for (const v of a.value) w.tag(8, Varint).int64(v);
+      w.tag(20, Varint).int64(ATTR_INTS);
       break;
   }
-  return w;
 }
 
-function encodeNode(n: OnnxNode): ProtoWriter {
-  const w = new ProtoWriter();
-  for (const i of n.inputs) w.string(1, i);
-  for (const o of n.outputs) w.string(2, o);
-  if (n.name) w.string(3, n.name);
-  w.string(4, n.opType);
-  for (const [k, v] of Object.entries(n.attributes ?? {})) w.message(5, encodeAttribute(k, v));
-  return w;
-}
-
-function encodeValueInfo(v: OnnxValueInfo): ProtoWriter {
-  const shape = new ProtoWriter();
-  for (const d of v.shape) {
-    const dim = new ProtoWriter();
-    if (typeof d === 'number') dim.varint(1, d);
-    else dim.string(2, d);
-    shape.message(1, dim);
+function writeNode(w: BinaryWriter, n: OnnxNode): void {
+  for (const i of n.inputs) w.tag(1, LengthDelimited).string(i);
+  for (const o of n.outputs) w.tag(2, LengthDelimited).string(o);
+  if (n.name) w.tag(3, LengthDelimited).string(n.name);
+  w.tag(4, LengthDelimited).string(n.opType);
+  for (const [k, v] of Object.entries(n.attributes ?? {})) {
+    message(w, 5, () => writeAttribute(w, k, v));
   }
-  const tensorType = new ProtoWriter().varint(1, v.elemType).message(2, shape);
-  const type = new ProtoWriter().message(1, tensorType);
-  return new ProtoWriter().string(1, v.name).message(2, type);
 }
 
-function encodeGraph(g: OnnxGraph): ProtoWriter {
-  const w = new ProtoWriter();
-  for (const n of g.nodes) w.message(1, encodeNode(n));
-  w.string(2, g.name);
-  for (const t of g.initializers) w.message(5, encodeTensor(t));
-  for (const i of g.inputs) w.message(11, encodeValueInfo(i));
-  for (const o of g.outputs) w.message(12, encodeValueInfo(o));
-  return w;
+function writeValueInfo(w: BinaryWriter, v: OnnxValueInfo): void {
+  w.tag(1, LengthDelimited).string(v.name);
+  // TypeProto { tensor_type: { elem_type, shape: { dim: [...] } } }
+  message(w, 2, () =>
+    message(w, 1, () => {
+      w.tag(1, Varint).int64(v.elemType);
+      message(w, 2, () => {
+        for (const d of v.shape) {
+          message(w, 1, () => {
+            if (typeof d === 'number') w.tag(1, Varint).int64(d);
+            else w.tag(2, LengthDelimited).string(d);
+          });
+        }
+      });
+    }),
+  );
+}
+
+function writeGraph(w: BinaryWriter, g: OnnxGraph): void {
+  for (const n of g.nodes) message(w, 1, () => writeNode(w, n));
+  w.tag(2, LengthDelimited).string(g.name);
+  for (const t of g.initializers) message(w, 5, () => writeTensor(w, t));
+  for (const i of g.inputs) message(w, 11, () => writeValueInfo(w, i));
+  for (const o of g.outputs) message(w, 12, () => writeValueInfo(w, o));
 }
 
 /** Serialises a model to ONNX protobuf bytes. */
 export function encodeModel(m: OnnxModel): Uint8Array {
-  const opset = new ProtoWriter().string(1, '').varint(2, m.opsetVersion);
-  const w = new ProtoWriter()
-    .varint(1, m.irVersion)
-    .string(2, m.producerName)
-    .string(3, m.producerVersion)
-    .message(7, encodeGraph(m.graph))
-    .message(8, opset);
+  const w = new BinaryWriter()
+    .tag(1, Varint)
+    .int64(m.irVersion)
+    .tag(2, LengthDelimited)
+    .string(m.producerName)
+    .tag(3, LengthDelimited)
+    .string(m.producerVersion);
+  message(w, 7, () => writeGraph(w, m.graph));
+  message(w, 8, () => w.tag(1, LengthDelimited).string('').tag(2, Varint).int64(m.opsetVersion));
   for (const [key, value] of Object.entries(m.metadata ?? {})) {
-    w.message(14, new ProtoWriter().string(1, key).string(2, value));
+    message(w, 14, () =>
+      w.tag(1, LengthDelimited).string(key).tag(2, LengthDelimited).string(value),
+    );
   }
   return w.finish();
 }

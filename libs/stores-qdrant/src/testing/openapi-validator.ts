@@ -8,6 +8,15 @@
  * (docs/redoc/master/openapi.json in the qdrant/qdrant repository), else the
  * hand-written subset in minimal-schema.ts. The published file is read at test
  * time and never copied into this repository.
+ *
+ * Why not an OpenAPI request-validator package (openapi-backend,
+ * openapi-request-validator): the schema checking is already ajv's; what is
+ * left here is the 3.0 `nullable` conversion, which those packages do not do
+ * for Qdrant's bare `{nullable: true}` inside anyOf (they would accept any
+ * value there), and a path match plus parameter schema of about 40 lines.
+ * A package would still need the conversion, compile every operation of the
+ * published spec up front (this compiles the ones a test calls), and report
+ * paths in its own shape; the code would not get smaller.
  */
 import { readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';

@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { CodesiftError, errorMessage } from '@codesift/core';
 import { connectRemoteEngine } from '@codesift/grpc';
 import {
@@ -10,10 +9,58 @@ import {
 } from '@codesift/mcp-bridge';
 import type { SearchEngine } from '@codesift/search';
 import { startTelemetry } from '@codesift/telemetry';
+import { HELP_OPTION, type OptionSpecs, optionHelp, parseCommandLine } from '../command-line.js';
 import { openEngineFromArgs, resolveIndexPath } from '../engine-from-args.js';
 import { type CliIO, EXIT, UsageError } from '../io.js';
 
 export const DEFAULT_HTTP_PORT = 7400;
+
+const OPTIONS = {
+  index: {
+    type: 'string',
+    value: '<path>',
+    help: 'index directory or .db file (default: the nearest .codesift/ in this directory or its parents)',
+  },
+  remote: {
+    type: 'string',
+    value: '<host:port>',
+    help: 'answer from the gRPC server at this address instead of a local index (not with --index or --keyword-only)',
+  },
+  'remote-token': {
+    type: 'string',
+    value: '<secret>',
+    help: 'bearer token for the gRPC server (default: --token, then env CODESIFT_TOKEN); without --http, --token is this token',
+  },
+  'keyword-only': {
+    type: 'boolean',
+    help: 'skip the embedding model (faster start, keyword search)',
+  },
+  http: { type: 'boolean', help: 'serve streamable HTTP instead of stdio' },
+  host: {
+    type: 'string',
+    value: '<addr>',
+    help: 'address to bind with --http (default 127.0.0.1)',
+  },
+  port: {
+    type: 'string',
+    value: '<n>',
+    help: `port with --http (default ${DEFAULT_HTTP_PORT}; 0 picks a free one)`,
+  },
+  token: {
+    type: 'string',
+    value: '<secret>',
+    help: 'bearer token clients must send (default: env CODESIFT_TOKEN)',
+  },
+  'insecure-no-auth': {
+    type: 'boolean',
+    help: 'serve --http without a token; loopback hosts only',
+  },
+  json: {
+    type: 'boolean',
+    help: 'with --http, print {"url", "host", "port", ...} as one JSON line on stdout once listening',
+  },
+  ...HELP_OPTION,
+} as const satisfies OptionSpecs;
 
 export const help = `Usage: codesift mcp [options]
 
@@ -25,22 +72,7 @@ With --remote it answers from a codesift gRPC server (codesift serve, or the
 cluster's query service) instead of opening an index here.
 
 Options:
-  --index <path>          index directory or .db file (default: the nearest
-                          .codesift/ in this directory or its parents)
-  --remote <host:port>    answer from the gRPC server at this address instead
-                          of a local index (not with --index or --keyword-only)
-  --remote-token <secret> bearer token for the gRPC server (default: --token,
-                          then env CODESIFT_TOKEN); without --http, --token
-                          is this token
-  --keyword-only          skip the embedding model (faster start, keyword search)
-  --http                  serve streamable HTTP instead of stdio
-  --host <addr>           address to bind with --http (default 127.0.0.1)
-  --port <n>              port with --http (default ${DEFAULT_HTTP_PORT}; 0 picks a free one)
-  --token <secret>        bearer token clients must send (default: env CODESIFT_TOKEN)
-  --insecure-no-auth      serve --http without a token; loopback hosts only
-  --json                  with --http, print {"url", "host", "port", ...} as one
-                          JSON line on stdout once listening
-  -h, --help              show this help
+${optionHelp(OPTIONS)}
 
 Environment:
   CODESIFT_TOKEN          bearer token for --http, and for --remote
@@ -51,24 +83,7 @@ SIGINT or SIGTERM, and in stdio mode when stdin closes.
 `;
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      index: { type: 'string' },
-      remote: { type: 'string' },
-      'remote-token': { type: 'string' },
-      'keyword-only': { type: 'boolean', default: false },
-      http: { type: 'boolean', default: false },
-      host: { type: 'string' },
-      port: { type: 'string' },
-      token: { type: 'string' },
-      'insecure-no-auth': { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
+  const { values, positionals } = parseCommandLine(argv, OPTIONS);
   if (values.help) {
     io.stdout.write(help);
     return EXIT.ok;

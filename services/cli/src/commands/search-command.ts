@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { CodesiftError } from '@codesift/core';
 import type {
   FusionMode,
@@ -8,6 +7,7 @@ import type {
   SearchResponse,
   SearchResult,
 } from '@codesift/search';
+import { HELP_OPTION, type OptionSpecs, optionHelp, parseCommandLine } from '../command-line.js';
 import { openEngineFromArgs } from '../engine-from-args.js';
 import { type CliIO, EXIT, UsageError } from '../io.js';
 import { styleFor } from '../ui/format.js';
@@ -17,6 +17,89 @@ import {
   renderSummary,
   type SearchViewOptions,
 } from '../ui/search-view.js';
+
+const OPTIONS = {
+  index: {
+    type: 'string',
+    value: '<path>',
+    help: 'index directory or .db file (default: the nearest .codesift/index.db in this directory or its parents)',
+  },
+  limit: {
+    type: 'string',
+    short: 'n',
+    value: '<n>',
+    help: 'results to show (default 10, at most 100)',
+  },
+  lang: {
+    type: 'string',
+    multiple: true,
+    value: '<lang>',
+    help: 'only this language, e.g. typescript (repeatable)',
+  },
+  path: {
+    type: 'string',
+    multiple: true,
+    value: '<glob>',
+    help: "only paths matching, e.g. 'src/**' or src (repeatable)",
+  },
+  exclude: {
+    type: 'string',
+    multiple: true,
+    value: '<glob>',
+    help: "drop paths matching, e.g. '**/*.test.ts' (repeatable)",
+  },
+  fusion: {
+    type: 'string',
+    value: '<method>',
+    help: 'rrf, linear or adaptive (default linear: 0.4 vector, 0.6 keyword; adaptive leans on keywords the more the query names code exactly)',
+  },
+  focus: {
+    type: 'string',
+    value: '<focus>',
+    help: 'implementation, tests or all (default: inferred from the query); results out of focus score x0.5',
+  },
+  'no-expansion': {
+    type: 'boolean',
+    help: "search only the query's own words (no synonyms or identifier variants on the keyword side)",
+  },
+  'no-anchor': {
+    type: 'boolean',
+    help: "no boost for results holding the query's exact identifiers, codes or quoted phrases",
+  },
+  'no-focus': {
+    type: 'boolean',
+    help: 'no focus scoring (tests and code rank alike)',
+  },
+  files: { type: 'boolean', help: 'one result per file (its best chunk)' },
+  'keyword-only': {
+    type: 'boolean',
+    help: 'skip the embedding model and the vector side',
+  },
+  explain: {
+    type: 'boolean',
+    help: "print the query plan (each decision and why) and each result's score parts: keyword, vector, fused, definition boost, anchor boost, focus multiplier",
+  },
+  deadline: {
+    type: 'string',
+    value: '<ms>',
+    help: 'drop a side that has not answered after this long',
+  },
+  json: {
+    type: 'boolean',
+    help: 'print one JSON object: query, results (paths relative to the indexed root), timings, degraded, ...',
+  },
+  remote: {
+    type: 'string',
+    value: '<host:port>',
+    help: 'ask a query service over gRPC (npm run cluster, or codesift serve) instead of opening an index here; the output is the same. The server decides about vectors (--keyword-only, --deadline and --index do not apply); --explain shows the score parts the protocol carries (no definition boost or anchors)',
+  },
+  token: {
+    type: 'string',
+    value: '<token>',
+    help: 'bearer token for --remote (default: $CODESIFT_TOKEN)',
+  },
+  ...HELP_OPTION,
+} as const satisfies OptionSpecs;
 
 export const help = `Usage: codesift search [options] <query...>
        codesift search [options] -          read the query from stdin
@@ -28,38 +111,7 @@ report (use - and a pipe for long text). Finding nothing is not an error:
 it prints "no results for ..." and exits 0.
 
 Options:
-  --index <path>          index directory or .db file (default: the nearest
-                          .codesift/index.db in this directory or its parents)
-  -n, --limit <n>         results to show (default 10, at most 100)
-  --lang <lang>           only this language, e.g. typescript (repeatable)
-  --path <glob>           only paths matching, e.g. 'src/**' or src (repeatable)
-  --exclude <glob>        drop paths matching, e.g. '**/*.test.ts' (repeatable)
-  --fusion <method>       rrf, linear or adaptive (default linear: 0.4 vector,
-                          0.6 keyword; adaptive leans on keywords the more
-                          the query names code exactly)
-  --focus <focus>         implementation, tests or all (default: inferred from
-                          the query); results out of focus score x0.5
-  --no-expansion          search only the query's own words (no synonyms or
-                          identifier variants on the keyword side)
-  --no-anchor             no boost for results holding the query's exact
-                          identifiers, codes or quoted phrases
-  --no-focus              no focus scoring (tests and code rank alike)
-  --files                 one result per file (its best chunk)
-  --keyword-only          skip the embedding model and the vector side
-  --explain               print the query plan (each decision and why) and
-                          each result's score parts: keyword, vector, fused,
-                          definition boost, anchor boost, focus multiplier
-  --deadline <ms>         drop a side that has not answered after this long
-  --json                  print one JSON object: query, results (paths relative
-                          to the indexed root), timings, degraded, ...
-  --remote <host:port>    ask a query service over gRPC (npm run cluster, or
-                          codesift serve) instead of opening an index here;
-                          the output is the same. The server decides about
-                          vectors (--keyword-only, --deadline and --index do
-                          not apply); --explain shows the score parts the
-                          protocol carries (no definition boost or anchors)
-  --token <token>         bearer token for --remote (default: $CODESIFT_TOKEN)
-  -h, --help              show this help
+${optionHelp(OPTIONS)}
 
 Globs are matched against paths relative to the indexed root; a plain path
 (src/search) means that file or directory, a glob without a slash (*.go)
@@ -81,31 +133,7 @@ Environment:
 `;
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      index: { type: 'string' },
-      limit: { type: 'string', short: 'n' },
-      lang: { type: 'string', multiple: true },
-      path: { type: 'string', multiple: true },
-      exclude: { type: 'string', multiple: true },
-      fusion: { type: 'string' },
-      focus: { type: 'string' },
-      'no-expansion': { type: 'boolean', default: false },
-      'no-anchor': { type: 'boolean', default: false },
-      'no-focus': { type: 'boolean', default: false },
-      files: { type: 'boolean', default: false },
-      'keyword-only': { type: 'boolean', default: false },
-      explain: { type: 'boolean', default: false },
-      deadline: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      remote: { type: 'string' },
-      token: { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
+  const { values, positionals } = parseCommandLine(argv, OPTIONS);
   if (values.help) {
     io.stdout.write(help);
     return EXIT.ok;

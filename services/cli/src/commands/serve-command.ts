@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { errorMessage } from '@codesift/core';
 import { defaultSearchThreads, openLocalEnginePool } from '@codesift/engine-pool';
 import { createGrpcServer, quietGrpcLogs, waitForStopSignal } from '@codesift/grpc';
@@ -6,8 +5,52 @@ import { createEmbedderFromEnv } from '@codesift/models';
 import { createLocalIndexJobs, type IndexJobs } from '@codesift/pipeline';
 import { type SearchEngine, swappableEngine } from '@codesift/search';
 import { startTelemetry } from '@codesift/telemetry';
+import { HELP_OPTION, type OptionSpecs, optionHelp, parseCommandLine } from '../command-line.js';
 import { resolveIndexPath } from '../engine-from-args.js';
 import { type CliIO, EXIT, UsageError } from '../io.js';
+
+const OPTIONS = {
+  index: {
+    type: 'string',
+    value: '<path>',
+    help: 'index directory or .db file (default: the nearest .codesift/index.db in this directory or its parents)',
+  },
+  host: {
+    type: 'string',
+    default: '127.0.0.1',
+    value: '<host>',
+    help: 'address to listen on (default 127.0.0.1)',
+  },
+  port: {
+    type: 'string',
+    default: '50051',
+    value: '<n>',
+    help: 'port (default 50051; 0 picks a free port)',
+  },
+  token: {
+    type: 'string',
+    value: '<token>',
+    help: "require 'authorization: Bearer <token>' on every call except health checks (default: $CODESIFT_TOKEN)",
+  },
+  'keyword-only': {
+    type: 'boolean',
+    help: 'answer without the embedding model (BM25 only)',
+  },
+  'read-only': {
+    type: 'boolean',
+    help: 'refuse StartIndex (no indexing through the server)',
+  },
+  threads: {
+    type: 'string',
+    value: '<n>',
+    help: 'search worker threads, each with its own engine (default: one per CPU core, at most 4; 0 runs searches on the main thread)',
+  },
+  json: {
+    type: 'boolean',
+    help: 'print one JSON line with the address on stdout',
+  },
+  ...HELP_OPTION,
+} as const satisfies OptionSpecs;
 
 export const help = `Usage: codesift serve [options]
 
@@ -16,19 +59,7 @@ codesift.v1.SearchService, SymbolService, IndexService (start a re-index of
 the indexed directory, watch its progress) and grpc.health.v1.Health.
 
 Options:
-  --index <path>          index directory or .db file (default: the nearest
-                          .codesift/index.db in this directory or its parents)
-  --host <host>           address to listen on (default 127.0.0.1)
-  --port <n>              port (default 50051; 0 picks a free port)
-  --token <token>         require 'authorization: Bearer <token>' on every call
-                          except health checks (default: $CODESIFT_TOKEN)
-  --keyword-only          answer without the embedding model (BM25 only)
-  --read-only             refuse StartIndex (no indexing through the server)
-  --threads <n>           search worker threads, each with its own engine
-                          (default: one per CPU core, at most 4; 0 runs
-                          searches on the main thread)
-  --json                  print one JSON line with the address on stdout
-  -h, --help              show this help
+${optionHelp(OPTIONS)}
 
 On shutdown health turns NOT_SERVING and calls in flight get 5 s to finish.
 
@@ -40,22 +71,7 @@ Environment:
 const GRACE_MS = 5000;
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      index: { type: 'string' },
-      host: { type: 'string', default: '127.0.0.1' },
-      port: { type: 'string', default: '50051' },
-      token: { type: 'string' },
-      'keyword-only': { type: 'boolean', default: false },
-      'read-only': { type: 'boolean', default: false },
-      threads: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
+  const { values, positionals } = parseCommandLine(argv, OPTIONS);
   if (values.help) {
     io.stdout.write(help);
     return EXIT.ok;
