@@ -11,7 +11,7 @@ import { type EnginePool, openEnginePool } from './pool.js';
 import type { EngineFactory } from './protocol.js';
 
 const testFactory = (options: { failOpen?: boolean } = {}): EngineFactory => ({
-  module: new URL('./test-engine.js', import.meta.url).href,
+  module: new URL('./testing/scripted-engine.js', import.meta.url).href,
   exportName: 'openTestEngine',
   options,
 });

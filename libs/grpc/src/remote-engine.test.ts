@@ -8,7 +8,7 @@ import { type CodesiftClient, connectCodesift } from './client.js';
 import { connectRemoteEngine } from './remote-engine.js';
 import { MAX_SNIPPET_LINE, MAX_SNIPPET_SPAN } from './search-service.js';
 import { type CodesiftGrpcServer, createGrpcServer } from './server.js';
-import { type FakeEngine, fakeEngine } from './test-support/fake-engine.js';
+import { type FakeEngine, fakeEngine } from './testing/fake-engine.js';
 
 /** A small file the engine below serves snippets from, as the local engine reads indexed files. */
 const FILE = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`);

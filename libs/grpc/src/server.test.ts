@@ -6,8 +6,8 @@ import { Metadata, type ServiceError, status } from '@grpc/grpc-js';
 import { type CodesiftClient, connectCodesift } from './client.js';
 import { engineBudgetMs } from './search-service.js';
 import { type CodesiftGrpcServer, createGrpcServer, SERVICE_NAMES } from './server.js';
-import { type FakeEngine, fakeEngine } from './test-support/fake-engine.js';
-import { type FakeJobs, fakeJobs } from './test-support/fake-jobs.js';
+import { type FakeEngine, fakeEngine } from './testing/fake-engine.js';
+import { type FakeJobs, fakeJobs } from './testing/fake-jobs.js';
 
 /** Asserts that `promise` rejects with gRPC status `code` and returns the error. */
 async function rejectsWith(promise: Promise<unknown>, code: status): Promise<ServiceError> {
@@ -379,10 +379,25 @@ describe('token auth', () => {
   });
   after(() => stop(h));
 
-  test('the right token works on every service', async () => {
-    await h.client.search.search({ query: 'x' });
-    await h.client.symbols.getVocabulary({});
-    await h.client.index.getIndexStatus({});
+  test('the right token reaches the engine through every service', async () => {
+    const res = await h.client.search.search({ query: 'x' });
+    assert.deepEqual(
+      h.engine.requests.map((r) => r.query),
+      ['x'],
+      'the search reached the engine once',
+    );
+    assert.deepEqual(
+      res.results.map((r) => r.chunkId),
+      ['chunk-1', 'chunk-2'],
+    );
+    const vocab = await h.client.symbols.getVocabulary({});
+    assert.deepEqual(
+      vocab.entries.map((e) => e.name),
+      ['addEdge', 'Graph', 'slugify'],
+    );
+    const info = await h.client.index.getIndexStatus({});
+    assert.equal(info.root, '/repo');
+    assert.equal(info.chunks, 42n);
   });
 
   test('a missing or wrong token is UNAUTHENTICATED; health needs none', async () => {

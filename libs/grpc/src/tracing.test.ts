@@ -13,8 +13,8 @@ import { Metadata, type ServiceError, status } from '@grpc/grpc-js';
 import { trace } from '@opentelemetry/api';
 import { type CodesiftClient, connectCodesift } from './client.js';
 import { type CodesiftGrpcServer, createGrpcServer } from './server.js';
-import { type FakeEngine, fakeEngine } from './test-support/fake-engine.js';
-import { fakeJobs } from './test-support/fake-jobs.js';
+import { type FakeEngine, fakeEngine } from './testing/fake-engine.js';
+import { fakeJobs } from './testing/fake-jobs.js';
 
 let receiver: OtlpReceiver;
 let telemetry: Telemetry;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import type { ScannedFile } from '@codesift/core';
 import { readFileContent } from './read-file.js';
-import { makeTree } from './test-tree.js';
+import { makeTree } from './testing/make-tree.js';
 
 function scanned(root: string, rel: string, size = 0): ScannedFile {
   return { path: rel, absPath: path.join(root, rel), size, mtimeMs: 0, language: 'text' };

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { CodesiftError } from '@codesift/core';
 import { scan } from './scan.js';
-import { makeTree } from './test-tree.js';
+import { makeTree } from './testing/make-tree.js';
 
 const paths = (r: { files: { path: string }[] }) => r.files.map((f) => f.path);
 const skipsOf = (r: { skippedFiles: { path: string; reason: string }[] }, reason: string) =>

@@ -1,8 +1,9 @@
 /**
- * Contract suites every store implementation runs (SQLite here; the
- * Elasticsearch and Qdrant adapters later), so all behave the same behind
- * the ports. Each test gets a fresh, empty store from the factory and closes
- * it afterwards. Writes must be visible to reads once their promise resolves.
+ * Contract suites every store implementation runs (SQLite here, Qdrant in
+ * @codesift/stores-qdrant, Elasticsearch in @codesift/stores-elasticsearch
+ * and @codesift/stores-cluster), so all behave the same behind the ports.
+ * Each test gets a fresh, empty store from the factory and closes it
+ * afterwards. Writes must be visible to reads once their promise resolves.
  *
  * Imported from `@codesift/stores/contract`; uses node:test internally.
  */

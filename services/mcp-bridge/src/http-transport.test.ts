@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type HttpServerHandle, serveHttp } from './http-transport.js';
-import { FakeEngine, result } from './test-support/fake-engine.js';
+import { FakeEngine, result } from './testing/fake-engine.js';
 
 const TOKEN = 'test-token-0123456789abcdef';
 

@@ -26,11 +26,12 @@ export function rejectUnsafePath(p: string): string | null {
 }
 
 /**
- * The engine reads any file under the root, indexed or not. Over MCP that
- * root is exposed to a model (and, with --http, to the network), so files
- * the indexer leaves out for safety are refused here too: VCS internals,
- * the index itself and the usual secret stores (same spirit as the
- * scanner's secret rule).
+ * The engine's getSnippet serves only files the index holds. Over MCP the
+ * root is exposed to a model (and, with --http, to the network), so the
+ * files the indexer leaves out for safety are refused here by name as well,
+ * before the engine is asked: VCS internals, the index itself and the usual
+ * secret stores (same spirit as the scanner's secret rule). A second line of
+ * defence, and a precise message for the model.
  */
 const PRIVATE_DIRS: ReadonlySet<string> = new Set(['.git', '.hg', '.svn', '.codesift']);
 const SECRET_NAMES: readonly RegExp[] = [

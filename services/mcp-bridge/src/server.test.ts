@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpServer } from './server.js';
-import { FakeEngine, result, symbol } from './test-support/fake-engine.js';
+import { FakeEngine, result, symbol } from './testing/fake-engine.js';
 
 async function connect(engine: FakeEngine, options: Parameters<typeof createMcpServer>[1] = {}) {
   const server = createMcpServer(engine, options);

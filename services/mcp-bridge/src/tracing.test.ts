@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { trace } from '@opentelemetry/api';
 import { createMcpServer } from './server.js';
-import { FakeEngine } from './test-support/fake-engine.js';
+import { FakeEngine } from './testing/fake-engine.js';
 
 let receiver: OtlpReceiver;
 let telemetry: Telemetry;

@@ -1,6 +1,7 @@
 // contextualizer: a batch of FileChunks on `chunks` -> the same chunks with
-// their context sentence on `contextualized`. Pattern mode; the LLM mode
-// plugs in here once @codesift/context has it.
+// their context sentence on `contextualized`. Pattern mode only: the cluster
+// does not run @codesift/context's LLM mode yet (local `codesift index
+// --context llm` does); it would call llmChunkContext here per chunk.
 import { createWorkFile, type WorkFile, type WorkMessage } from '@codesift/bus';
 import { type Contextualizer, createPatternContextualizer } from '@codesift/context';
 import { errorMessage } from '@codesift/core';
