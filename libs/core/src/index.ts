@@ -1,3 +1,4 @@
+export { CONFIG_FILES, findConfigFile, readConfigFile } from './config-file.js';
 export { CodesiftError, type ErrorCode, errorMessage, isCodesiftError } from './errors.js';
 export { chunkId, sha256Hex, symbolId } from './ids.js';
 export {

@@ -12,9 +12,7 @@
  * The environment wins over the file, so one shell can point a checked-in
  * config at another server.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { CodesiftError, errorMessage } from '@codesift/core';
+import { CodesiftError, findConfigFile, readConfigFile } from '@codesift/core';
 
 export interface LlmConfig {
   host: string;
@@ -94,10 +92,8 @@ export function readRepositoryLlmSettings(root: string): {
   llm: LlmFileSettings;
   context?: ContextMode;
 } {
-  for (const rel of [path.join('.codesift', 'config.json'), '.codesift.json']) {
-    const file = path.join(root, rel);
-    if (existsSync(file)) return readLlmFileSettings(file);
-  }
+  const file = findConfigFile(root);
+  if (file !== null) return readLlmFileSettings(file);
   return { llm: {} };
 }
 
@@ -107,15 +103,7 @@ export function readRepositoryLlmSettings(root: string): {
  * readers (search settings) and are left alone.
  */
 export function readLlmFileSettings(file: string): { llm: LlmFileSettings; context?: ContextMode } {
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new CodesiftError('INVALID_ARGUMENT', `cannot read ${file}: ${errorMessage(err)}`, {
-      hint: 'fix the JSON or remove the file',
-    });
-  }
-  const doc = (typeof json === 'object' && json !== null ? json : {}) as Record<string, unknown>;
+  const doc = readConfigFile(file);
   const llm = doc.llm === undefined ? {} : validateLlmSection(doc.llm, file);
   if (doc.context === undefined) return { llm };
   if (doc.context !== 'pattern' && doc.context !== 'llm') {

@@ -4,18 +4,13 @@
  * each request's options, turned into the planner's PlanOptions. Bad input
  * is an INVALID_ARGUMENT naming the option.
  */
-import { CodesiftError, DEFAULT_LIMIT, MAX_LIMIT } from '@codesift/core';
+import { CodesiftError, DEFAULT_LIMIT, findConfigFile, MAX_LIMIT } from '@codesift/core';
 import type { Embedder } from '@codesift/models';
 import { mergeSynonymTables } from '@codesift/query';
 import { NO_PLANNING } from './planning/plan-query.js';
 import { PLANNER_SWITCHES } from './planning/switches.js';
 import type { FusionMode, PlannerConfig, PlanOptions } from './planning/types.js';
-import {
-  findConfigFile,
-  plannerConfigFrom,
-  readSearchConfig,
-  type SearchConfig,
-} from './search-config.js';
+import { plannerConfigFrom, readSearchConfig, type SearchConfig } from './search-config.js';
 import type { SearchRequest } from './types.js';
 
 /** How an engine searches, whatever its stores. */

@@ -3,14 +3,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { findConfigFile } from '@codesift/core';
 import { DEFAULT_SYNONYMS } from '@codesift/query';
 import { compileFilter } from './filters.js';
-import {
-  findConfigFile,
-  plannerConfigFrom,
-  readSearchConfig,
-  validateSearchConfig,
-} from './search-config.js';
+import { plannerConfigFrom, readSearchConfig, validateSearchConfig } from './search-config.js';
 
 test('finds .codesift/config.json before .codesift.json, and reads its search section', () => {
   const root = mkdtempSync(path.join(tmpdir(), 'codesift-config-'));

@@ -33,9 +33,7 @@
  * silently ignoring it would leave a user wondering why a setting does
  * nothing.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { CodesiftError, errorMessage } from '@codesift/core';
+import { CodesiftError, readConfigFile } from '@codesift/core';
 import {
   DEFAULT_SYNONYMS,
   mergeSynonymTables,
@@ -60,32 +58,9 @@ export interface SearchConfig extends Partial<PlannerSwitches> {
 
 const UNIT_KEYS = ['vectorWeight', 'focusMultiplier', 'docMultiplier', 'fileDecay'] as const;
 
-export const CONFIG_FILES: readonly string[] = [
-  path.join('.codesift', 'config.json'),
-  '.codesift.json',
-];
-
-/** The config file that applies to `root`, or null when there is none. */
-export function findConfigFile(root: string): string | null {
-  for (const rel of CONFIG_FILES) {
-    const file = path.join(root, rel);
-    if (existsSync(file)) return file;
-  }
-  return null;
-}
-
 /** Reads and validates the `search` section of a config file. */
 export function readSearchConfig(file: string): SearchConfig {
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new CodesiftError('INVALID_ARGUMENT', `cannot read ${file}: ${errorMessage(err)}`, {
-      hint: 'fix the JSON or remove the file',
-    });
-  }
-  if (!isObject(json)) throw bad(file, 'the file must hold a JSON object');
-  const section = json.search;
+  const section = readConfigFile(file).search;
   if (section === undefined) return {};
   return validateSearchConfig(section, file);
 }
