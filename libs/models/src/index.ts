@@ -4,7 +4,7 @@ export {
   createBuiltinEmbedder,
 } from './builtin-embedder.js';
 export type { Embedder, EmbedOptions } from './embedder.js';
-export { createEmbedderFromEnv } from './from-env.js';
+export { createEmbedderFromEnv, embedderNameFromEnv } from './from-env.js';
 export {
   createOllamaEmbedder,
   DEFAULT_OLLAMA_EMBED_MODEL,

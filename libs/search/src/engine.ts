@@ -22,6 +22,7 @@ import { CodesiftError, errorMessage, type SymbolInfo } from '@codesift/core';
 import type { ParsedQuery } from '@codesift/query';
 import { openSqliteIndex } from '@codesift/stores';
 import { type Evidence, gatherEvidence } from './evidence.js';
+import { cannotListFileSymbols } from './file-symbols.js';
 import { type CompiledFilter, compileFilter } from './filters.js';
 import { hydrate, snippetTerms } from './hydrate.js';
 import { readIndexedLines } from './indexed-file.js';
@@ -266,6 +267,13 @@ class Engine implements SearchEngine {
       throw new CodesiftError('INVALID_ARGUMENT', 'the symbol name is empty');
     }
     return this.index.symbols.lookup(name, options);
+  }
+
+  async fileSymbols(file: string): Promise<SymbolInfo[]> {
+    this.ensureOpen();
+    const inFile = this.index.symbols.inFile;
+    if (!inFile) throw cannotListFileSymbols();
+    return inFile.call(this.index.symbols, file);
   }
 
   async vocabulary(options?: {

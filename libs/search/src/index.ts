@@ -9,6 +9,7 @@ export {
   openLocalEngine,
   planSearch,
 } from './engine.js';
+export { fileSymbolsOf } from './file-symbols.js';
 export { highlightTerms, queryTerms } from './highlight.js';
 export type { FusionMode, QueryPlan } from './planning/types.js';
 export { plannerConfigFrom } from './search-config.js';

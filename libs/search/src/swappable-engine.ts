@@ -4,6 +4,7 @@
  * Calls in flight finish on the engine they started on, which closes when
  * its last call returns.
  */
+import { fileSymbolsOf } from './file-symbols.js';
 import type { SearchEngine } from './types.js';
 
 export interface SwappableEngine {
@@ -45,6 +46,7 @@ export function swappableEngine(
     engine: {
       search: (request) => use((e) => e.search(request)),
       lookupSymbol: (name, options) => use((e) => e.lookupSymbol(name, options)),
+      fileSymbols: (p) => use((e) => fileSymbolsOf(e, p)),
       vocabulary: (options) => use((e) => e.vocabulary(options)),
       status: () => use((e) => e.status()),
       getSnippet: (p, start, end) => use((e) => e.getSnippet(p, start, end)),

@@ -151,6 +151,12 @@ export interface Snippet {
 export interface SearchEngine {
   search(request: SearchRequest): Promise<SearchResponse>;
   lookupSymbol(name: string, options?: { kind?: string; limit?: number }): Promise<SymbolInfo[]>;
+  /**
+   * The symbols defined in one indexed file (path relative to the root), in
+   * source order; empty for a file with none or not in the index. Optional:
+   * engines over stores that cannot list them (remote, cluster) leave it out.
+   */
+  fileSymbols?(path: string): Promise<SymbolInfo[]>;
   vocabulary(options?: {
     prefix?: string;
     limit?: number;

@@ -119,6 +119,11 @@ export interface SymbolIndex {
    * starts with it, shortest name first.
    */
   lookup(name: string, opts?: SymbolLookupOptions): Promise<SymbolInfo[]>;
+  /**
+   * The symbols defined in the file at `path`, in source order. Optional:
+   * the local index has it; the cluster's symbol service does not (yet).
+   */
+  inFile?(path: string): Promise<SymbolInfo[]>;
   /** Distinct symbol names with how many symbols carry each, most frequent first. */
   vocabulary(opts?: VocabularyOptions): Promise<{ name: string; count: number }[]>;
   count(): Promise<number>;

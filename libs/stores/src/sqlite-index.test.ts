@@ -162,6 +162,20 @@ describe('SqliteIndex as LocalIndex', () => {
     ix.close();
   });
 
+  test("symbols.inFile lists one file's symbols in source order, nothing for other paths", async () => {
+    const ix = openSqliteIndex(':memory:');
+    ix.setEmbedder('test', DIMS);
+    ix.commitFiles([
+      fileCommit('src/a.ts', ['one', 'two', 'three']),
+      fileCommit('src/ab.ts', ['other']),
+    ]);
+    const names = async (p: string) => (await ix.symbols.inFile!(p)).map((s) => s.name);
+    assert.deepEqual(await names('src/a.ts'), ['fn0', 'fn1', 'fn2']);
+    assert.deepEqual(await names('src/ab.ts'), ['fn0']);
+    assert.deepEqual(await names('src/a'), []);
+    ix.close();
+  });
+
   test('re-committing a file replaces it: no stale chunks, vectors or symbols', async () => {
     const ix = openSqliteIndex(':memory:');
     ix.setEmbedder('test', DIMS);

@@ -147,6 +147,9 @@ class SqliteIndex implements SqliteLocalIndex {
       async lookup(name, opts) {
         return self.read(() => sym.lookup(name, opts));
       },
+      async inFile(p) {
+        return self.read(() => sym.inFile(p));
+      },
       async vocabulary(opts) {
         return self.read(() => sym.vocabulary(opts));
       },

@@ -34,9 +34,10 @@ export interface HttpServerHandle {
  * server and transport that live for that one request. No session state means
  * nothing to expire or leak, any replica can answer any request, and a
  * restart loses nothing; the cost is that the server cannot push
- * notifications on its own (GET and DELETE answer 405), which these
- * request/response tools never need. Building the server per request is cheap
- * (four tool registrations); the engine is shared.
+ * notifications on its own (GET and DELETE answer 405). Each POST is answered
+ * as an event stream, so a long call (index_codebase) sends its progress
+ * notifications before its result. Building the server per request is cheap
+ * (a few tool registrations); the engine and the workspace are shared.
  */
 export async function serveHttp(
   engine: SearchEngine,
@@ -86,7 +87,8 @@ export async function serveHttp(
     const server = createMcpServer(engine, options.server);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
-      enableJsonResponse: true,
+      // JSON responses would drop the notifications of the call (progress).
+      enableJsonResponse: false,
     });
     transport.onerror = (err) => log(`mcp http: ${err.message}`);
     res.on('close', () => {

@@ -10,3 +10,8 @@ export { normalizeRelativePath, rejectUnsafePath } from './path-guard.js';
 export { createMcpServer, type McpServerOptions, SERVER_INSTRUCTIONS } from './server.js';
 export { type StdioServerHandle, serveStdio } from './stdio-transport.js';
 export { MAX_SNIPPET_LINES } from './tools/get-snippet.js';
+export {
+  type LocalWorkspace,
+  type LocalWorkspaceOptions,
+  openLocalWorkspace,
+} from './workspace.js';

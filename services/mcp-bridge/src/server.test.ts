@@ -42,10 +42,11 @@ describe('mcp tools over an in-memory client', () => {
   });
   after(() => conn.close());
 
-  test('lists the four tools with descriptions, input and output schemas', async () => {
+  test('lists the five read-only tools with descriptions, input and output schemas', async () => {
     const { tools } = await conn.client.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), [
       'find_symbol',
+      'get_file_outline',
       'get_snippet',
       'index_status',
       'search_code',
@@ -382,10 +383,64 @@ describe('mcp tools over an in-memory client', () => {
       dimensions: null,
       updated_at: '2025-01-02T03:04:05.000Z',
       bytes: 4096,
+      indexed: true,
+      job: null,
     });
     assert.match(text(r), /root: \/repo/);
     assert.match(text(r), /embedder: none \(keyword search only\)/);
     assert.match(text(r), /last update: 2025-01-02T03:04:05\.000Z/);
+  });
+
+  test("get_file_outline nests a file's symbols by line range; refuses unsafe and unknown paths", async () => {
+    engine.symbols = [
+      symbol({
+        name: 'Graph',
+        qualifiedName: 'Graph',
+        kind: 'class',
+        startLine: 1,
+        endLine: 3,
+        parent: null,
+        signature: 'class Graph',
+      }),
+      symbol({ startLine: 2, endLine: 2 }),
+    ];
+    const r = await conn.call('get_file_outline', { path: './src//graph.ts' });
+    assert.equal(r.isError, undefined, text(r));
+    assert.equal(
+      text(r).split('\n').slice(0, 3).join('\n'),
+      'src/graph.ts: 2 symbols\n  1-3  class Graph  class Graph\n    2-2  method addEdge  addEdge(a: string, b: string): void',
+    );
+    const symbols = (r.structuredContent as { symbols: { name: string; parent: string | null }[] })
+      .symbols;
+    assert.deepEqual(
+      symbols.map((s) => [s.name, s.parent]),
+      [
+        ['Graph', null],
+        ['addEdge', 'Graph'],
+      ],
+    );
+    const none = await conn.call('get_file_outline', { path: 'big.txt' });
+    assert.equal(none.isError, undefined);
+    assert.match(text(none), /defines no symbols/);
+    const unknown = await conn.call('get_file_outline', { path: 'src/nope.ts' });
+    assert.equal(unknown.isError, true);
+    assert.match(text(unknown), /file not in the index/);
+    const outside = await conn.call('get_file_outline', { path: '../etc/passwd' });
+    assert.equal(outside.isError, true);
+    assert.match(text(outside), /may not contain '\.\.'/);
+  });
+
+  test('get_file_outline says so when the engine cannot list symbols (a remote one)', async () => {
+    const remote = new FakeEngine({ 'src/graph.ts': 'x\n' });
+    const bare = Object.assign(Object.create(remote) as FakeEngine, { fileSymbols: undefined });
+    const c = await connect(bare);
+    try {
+      const r = await c.call('get_file_outline', { path: 'src/graph.ts' });
+      assert.equal(r.isError, true);
+      assert.match(text(r), /cannot list a file's symbols/);
+    } finally {
+      await c.close();
+    }
   });
 
   test('maxSnippetLines option lowers the cut', async () => {

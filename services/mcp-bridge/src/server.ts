@@ -1,10 +1,14 @@
 import type { SearchEngine } from '@codesift/search';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { registerClearIndex } from './tools/clear-index.js';
 import { registerFindSymbol } from './tools/find-symbol.js';
+import { registerGetFileOutline } from './tools/get-file-outline.js';
 import { registerGetSnippet } from './tools/get-snippet.js';
+import { registerIndexCodebase } from './tools/index-codebase.js';
 import { registerIndexStatus } from './tools/index-status.js';
 import { registerSearchCode } from './tools/search-code.js';
 import { tracedEngine } from './traced-engine.js';
+import type { LocalWorkspace } from './workspace.js';
 
 export interface McpServerOptions {
   /** Reported to clients in the initialize handshake. */
@@ -14,20 +18,28 @@ export interface McpServerOptions {
   searchDeadlineMs?: number;
   /** Most lines get_snippet returns per call (default 400). */
   maxSnippetLines?: number;
+  /**
+   * The local index of the served directory: adds index_codebase and
+   * clear_index, and index_status reports jobs and a missing index. Absent
+   * for a remote index, which is built elsewhere.
+   */
+  workspace?: LocalWorkspace;
 }
 
 /** Sent in the initialize result; clients that support it put this in the model's context. */
 export const SERVER_INSTRUCTIONS = [
   'codesift searches one indexed codebase.',
   'Start with search_code for questions and identifiers; use find_symbol for the exact definition of a known name;',
-  'read around any result with get_snippet(path, start_line, end_line).',
+  'get_file_outline lists what one file defines; read around any result with get_snippet(path, start_line, end_line).',
+  'When a tool says the root is not indexed, call index_codebase (if offered) and retry; index_status shows the index and any running job.',
   'Paths are relative to the indexed root (index_status shows it); in an index of many repositories each path starts with its repository name (index_status lists them), and path_include ["<name>/**"] keeps a search to one.',
 ].join(' ');
 
 /**
  * The codesift MCP server over any SearchEngine. It owns no transport and does
  * not close the engine: the caller connects it (stdio, HTTP, in-memory) and
- * decides the engine's lifetime, so one engine can serve many sessions.
+ * decides the engine's lifetime, so one engine (and workspace) can serve
+ * many sessions.
  */
 export function createMcpServer(engine: SearchEngine, options: McpServerOptions = {}): McpServer {
   const server = new McpServer(
@@ -46,6 +58,11 @@ export function createMcpServer(engine: SearchEngine, options: McpServerOptions 
     engine,
     options.maxSnippetLines === undefined ? {} : { maxLines: options.maxSnippetLines },
   );
-  registerIndexStatus(server, engine);
+  registerGetFileOutline(server, engine);
+  registerIndexStatus(server, engine, options.workspace);
+  if (options.workspace) {
+    registerIndexCodebase(server, options.workspace);
+    registerClearIndex(server, options.workspace);
+  }
   return server;
 }

@@ -2,13 +2,14 @@
 // works, so the search fan-out (local engine) or the gRPC call to the query
 // service (remote engine) nests under it in one trace. With no OpenTelemetry
 // SDK registered the API is a no-op and this costs nothing.
-import type { SearchEngine } from '@codesift/search';
+import { fileSymbolsOf, type SearchEngine } from '@codesift/search';
 import { type Span, SpanStatusCode, trace } from '@opentelemetry/api';
 
 /** The tool each engine method answers. */
 const TOOLS = {
   search: 'search_code',
   lookupSymbol: 'find_symbol',
+  fileSymbols: 'get_file_outline',
   getSnippet: 'get_snippet',
   status: 'index_status',
   vocabulary: 'vocabulary',
@@ -43,6 +44,7 @@ export function tracedEngine(engine: SearchEngine): SearchEngine {
     search: (request) => inSpan('search', () => engine.search(request)),
     lookupSymbol: (name, options) =>
       inSpan('lookupSymbol', () => engine.lookupSymbol(name, options)),
+    fileSymbols: (p) => inSpan('fileSymbols', () => fileSymbolsOf(engine, p)),
     vocabulary: (options) => inSpan('vocabulary', () => engine.vocabulary(options)),
     status: () => inSpan('status', () => engine.status()),
     getSnippet: (p, start, end) => inSpan('getSnippet', () => engine.getSnippet(p, start, end)),

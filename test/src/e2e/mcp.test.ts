@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { cliBin, collect, runCli, startCli } from '../support/cli.js';
+import { cliBin, collect, firstLine, runCli, startCli } from '../support/cli.js';
 import { writeTree } from '../support/tree.js';
 
 const TOKEN = 'e2e-token-5f0c1d9a7b3e4a21';
@@ -21,33 +20,6 @@ function childEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   return { ...env, NO_COLOR: '1', ...extra };
-}
-
-/** Resolves with the first line the child prints on stdout. */
-function firstLine(child: ChildProcess, timeoutMs: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let buf = '';
-    let err = '';
-    const timer = setTimeout(
-      () => reject(new Error(`no stdout line in ${timeoutMs} ms\n${err}`)),
-      timeoutMs,
-    );
-    child.stderr?.on('data', (d) => {
-      err += d;
-    });
-    child.stdout?.on('data', (d) => {
-      buf += d;
-      const nl = buf.indexOf('\n');
-      if (nl >= 0) {
-        clearTimeout(timer);
-        resolve(buf.slice(0, nl));
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`codesift mcp exited with ${code}\n${err}`));
-    });
-  });
 }
 
 /** `codesift mcp` as an agent runs it: the real CLI in a child process. */
@@ -111,8 +83,11 @@ describe('codesift mcp (end to end)', () => {
     try {
       const { tools } = await client.listTools();
       assert.deepEqual(tools.map((t) => t.name).sort(), [
+        'clear_index',
         'find_symbol',
+        'get_file_outline',
         'get_snippet',
+        'index_codebase',
         'index_status',
         'search_code',
       ]);
@@ -291,9 +266,13 @@ describe('codesift mcp (end to end)', () => {
     assert.equal(jsonOnStdio.code, 2);
     assert.match(jsonOnStdio.stderr, /--json needs --http/);
 
-    const noIndex = await runCli(['mcp'], { cwd: work });
-    assert.equal(noIndex.code, 1);
-    assert.match(noIndex.stderr, /no codesift index/);
+    const remoteAutoIndex = await runCli(['mcp', '--remote', '127.0.0.1:1', '--auto-index']);
+    assert.equal(remoteAutoIndex.code, 2);
+    assert.match(remoteAutoIndex.stderr, /--auto-index does not apply with --remote/);
+
+    const badRoot = await runCli(['mcp', '--root', path.join(work, 'nope')]);
+    assert.equal(badRoot.code, 1);
+    assert.match(badRoot.stderr, /directory not found/);
   });
 });
 

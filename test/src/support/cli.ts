@@ -58,3 +58,30 @@ export function collect(child: ChildProcess, timeoutMs: number): Promise<RunResu
     });
   });
 }
+
+/** Resolves with the first line the child prints on stdout. */
+export function firstLine(child: ChildProcess, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    let err = '';
+    const timer = setTimeout(
+      () => reject(new Error(`no stdout line in ${timeoutMs} ms\n${err}`)),
+      timeoutMs,
+    );
+    child.stderr?.on('data', (d) => {
+      err += d;
+    });
+    child.stdout?.on('data', (d) => {
+      buf += d;
+      const nl = buf.indexOf('\n');
+      if (nl >= 0) {
+        clearTimeout(timer);
+        resolve(buf.slice(0, nl));
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the child exited with ${code}\n${err}`));
+    });
+  });
+}

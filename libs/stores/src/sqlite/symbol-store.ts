@@ -1,4 +1,4 @@
-/** Symbols: case-insensitive exact and prefix lookup, and the name vocabulary. */
+/** Symbols: case-insensitive exact and prefix lookup, a file's symbols, and the name vocabulary. */
 import type { SymbolInfo, UnitKind } from '@codesift/core';
 import type { SymbolLookupOptions, VocabularyOptions } from '../ports.js';
 import { omit, prefixEnd, type SqliteContext } from './sql.js';
@@ -93,6 +93,15 @@ export class SymbolStore {
       )
       .all(params) as SymbolRow[];
     return [...exact, ...prefix].map(rowToSymbol);
+  }
+
+  /** The symbols defined in one file, in source order (outer before inner at the same line). */
+  inFile(path: string): SymbolInfo[] {
+    return (
+      this.ctx
+        .stmt('SELECT * FROM symbols WHERE path = ? ORDER BY start_line, end_line DESC, name')
+        .all(path) as SymbolRow[]
+    ).map(rowToSymbol);
   }
 
   vocabulary(opts?: VocabularyOptions): { name: string; count: number }[] {

@@ -1,7 +1,9 @@
 import { CodesiftError, errorMessage } from '@codesift/core';
 import { connectRemoteEngine } from '@codesift/grpc';
 import {
+  type LocalWorkspace,
   MCP_PATH,
+  type McpServerOptions,
   resolveHttpAuth,
   serveHttp,
   serveStdio,
@@ -10,8 +12,8 @@ import {
 import type { SearchEngine } from '@codesift/search';
 import { startTelemetry } from '@codesift/telemetry';
 import { HELP_OPTION, type OptionSpecs, optionHelp, parseCommandLine } from '../command-line.js';
-import { openEngineFromArgs, resolveIndexPath } from '../engine-from-args.js';
 import { type CliIO, EXIT, UsageError } from '../io.js';
+import { openMcpWorkspace, resolveServedIndex } from '../mcp-workspace.js';
 
 export const DEFAULT_HTTP_PORT = 7400;
 
@@ -19,7 +21,16 @@ const OPTIONS = {
   index: {
     type: 'string',
     value: '<path>',
-    help: 'index directory or .db file (default: the nearest .codesift/ in this directory or its parents)',
+    help: 'index directory or .db file (default: <root>/.codesift with --root, else the nearest .codesift/ in this directory or its parents, else ./.codesift)',
+  },
+  root: {
+    type: 'string',
+    value: '<dir>',
+    help: 'directory index_codebase indexes (default: the root the index records, else the working directory)',
+  },
+  'auto-index': {
+    type: 'boolean',
+    help: 'index the root in the background on start (new and changed files only); the tools answer meanwhile',
   },
   remote: {
     type: 'string',
@@ -64,12 +75,15 @@ const OPTIONS = {
 
 export const help = `Usage: codesift mcp [options]
 
-Serves the index to AI agents over the Model Context Protocol, with the tools
-search_code, find_symbol, get_snippet and index_status. By default it speaks
-MCP on stdin/stdout, for a client that starts it as a subprocess; with --http
-it serves streamable HTTP (stateless, POST ${MCP_PATH}) and requires a bearer token.
-With --remote it answers from a codesift gRPC server (codesift serve, or the
-cluster's query service) instead of opening an index here.
+Serves a codebase to AI agents over the Model Context Protocol, with the tools
+search_code, find_symbol, get_file_outline, get_snippet and index_status, and
+for a local index index_codebase and clear_index. It starts without an index:
+the search tools then say to call index_codebase (or pass --auto-index). By
+default it speaks MCP on stdin/stdout, for a client that starts it as a
+subprocess; with --http it serves streamable HTTP (stateless, POST ${MCP_PATH})
+and requires a bearer token. With --remote it answers from a codesift gRPC
+server (codesift serve, or the cluster's query service) instead of opening an
+index here.
 
 Options:
 ${optionHelp(OPTIONS)}
@@ -105,6 +119,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         '--keyword-only does not apply with --remote: the server decides (codesift serve --keyword-only)',
       );
     }
+    for (const local of ['root', 'auto-index'] as const) {
+      if (values[local] !== undefined && values[local] !== false) {
+        throw new UsageError(
+          `--${local} does not apply with --remote: the index is built elsewhere`,
+        );
+      }
+    }
   } else if (values['remote-token'] !== undefined) {
     throw new UsageError('--remote-token only applies with --remote');
   }
@@ -122,24 +143,38 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
 
   const log = (line: string) => io.stderr.write(`codesift mcp: ${line}\n`);
-  const indexPath = remote === undefined ? resolveIndexPath(values.index, io) : `gRPC ${remote}`;
+  const served = remote === undefined ? resolveServedIndex(values, io) : undefined;
+  const indexPath = served?.indexPath ?? `gRPC ${remote}`;
   // An empty token (CODESIFT_TOKEN=) means none, as for codesift serve.
   const remoteToken =
     (values['remote-token'] ?? values.token ?? io.env.CODESIFT_TOKEN) || undefined;
-  const openEngine = (): Promise<SearchEngine> =>
-    remote === undefined
-      ? openEngineFromArgs({ index: indexPath, keywordOnly: values['keyword-only'] }, io)
-      : // Checked at start, so a wrong address or token fails now, naming the address.
-        connectRemoteEngine(remote, {
-          ...(remoteToken ? { token: remoteToken } : {}),
-          check: true,
-        });
+  const open = async (): Promise<Served> => {
+    if (served === undefined) {
+      // Checked at start, so a wrong address or token fails now, naming the address.
+      const engine = await connectRemoteEngine(remote!, {
+        ...(remoteToken ? { token: remoteToken } : {}),
+        check: true,
+      });
+      return { engine, options: {}, close: () => engine.close() };
+    }
+    const workspace = await openMcpWorkspace(
+      served,
+      { keywordOnly: values['keyword-only'] ?? false, log },
+      io,
+    );
+    if (!workspace.hasIndex()) log(`${served.root} is not indexed yet (${indexPath})`);
+    return {
+      engine: workspace.engine,
+      workspace,
+      options: { workspace },
+      close: () => workspace.close(),
+    };
+  };
   // Traces only when OTEL_EXPORTER_OTLP_ENDPOINT is set; otherwise a no-op.
   const telemetry = await startTelemetry({ serviceName: 'codesift-mcp', env: io.env });
 
   if (!values.http) {
-    const engine = await openEngine();
-    const code = await serveStdioUntilDone(engine, indexPath, log);
+    const code = await serveStdioUntilDone(await open(), indexPath, log, values['auto-index']);
     await telemetry.shutdown();
     return code;
   }
@@ -156,12 +191,12 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (weak) log(weak);
   if (token === null) log('warning: serving without authentication (--insecure-no-auth)');
 
-  const engine = await openEngine();
+  const opened = await open();
   let server: Awaited<ReturnType<typeof serveHttp>>;
   try {
-    server = await serveHttp(engine, { host, port, token, log });
+    server = await serveHttp(opened.engine, { host, port, token, log, server: opened.options });
   } catch (err) {
-    await engine.close();
+    await opened.close();
     const code = (err as { code?: string }).code;
     throw new CodesiftError(
       'INVALID_ARGUMENT',
@@ -182,34 +217,63 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       `${JSON.stringify({ transport: 'http', url: server.url, host: server.host, port: server.port, index: indexPath, auth: token !== null })}\n`,
     );
   }
+  if (values['auto-index'] && opened.workspace) autoIndex(opened.workspace, log);
   const signal = await untilSignal();
   log(`${signal}: shutting down`);
   await server.close();
-  await engine.close();
+  await opened.close();
   await telemetry.shutdown();
   return EXIT.ok;
 }
 
+/** What the tools answer from: a remote engine, or a local index with its workspace. */
+interface Served {
+  engine: SearchEngine;
+  workspace?: LocalWorkspace;
+  options: McpServerOptions;
+  close(): Promise<void>;
+}
+
+/**
+ * --auto-index: a job started once the server is listening, so the
+ * handshake never waits for it; its outcome goes to the log.
+ */
+function autoIndex(workspace: LocalWorkspace, log: (line: string) => void): void {
+  const run = async () => {
+    const { job } = await workspace.startIndex();
+    log(`indexing ${workspace.root} in the background (--auto-index)`);
+    const end = await workspace.follow(job.jobId);
+    log(
+      end.state === 'succeeded'
+        ? `indexed ${workspace.root}: ${end.filesChanged} files new or changed, ${end.filesDeleted} deleted in ${end.elapsedSeconds.toFixed(1)}s`
+        : `--auto-index failed: ${end.error ?? 'unknown error'}`,
+    );
+  };
+  run().catch((err) => log(`--auto-index failed: ${errorMessage(err)}`));
+}
+
 async function serveStdioUntilDone(
-  engine: SearchEngine,
+  served: Served,
   indexPath: string,
   log: (line: string) => void,
+  autoIndexing: boolean,
 ): Promise<number> {
   let session: Awaited<ReturnType<typeof serveStdio>>;
   try {
-    session = await serveStdio(engine, { log });
+    session = await serveStdio(served.engine, { log, server: served.options });
   } catch (err) {
-    await engine.close();
+    await served.close();
     throw err;
   }
   log(`serving ${indexPath} on stdio`);
+  if (autoIndexing && served.workspace) autoIndex(served.workspace, log);
   const stop = new AbortController();
   const signalled = untilSignal(stop.signal);
   const why = await Promise.race([session.closed.then(() => 'stdin closed'), signalled]);
   stop.abort();
   log(`${why}: shutting down`);
   await session.close();
-  await engine.close();
+  await served.close();
   // A client that sent a signal may still hold our stdin open; a readable
   // stdin would keep the process alive after main() returns.
   process.stdin.destroy();

@@ -60,6 +60,13 @@ export class FakeEngine implements SearchEngine {
     );
   }
 
+  async fileSymbols(path: string): Promise<SymbolInfo[]> {
+    this.record('fileSymbols', path);
+    return this.symbols
+      .filter((s) => s.path === path)
+      .sort((a, b) => a.startLine - b.startLine || b.endLine - a.endLine);
+  }
+
   async vocabulary(options?: {
     prefix?: string;
     limit?: number;

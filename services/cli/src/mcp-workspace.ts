@@ -1,0 +1,95 @@
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { CodesiftError, errorMessage } from '@codesift/core';
+import { type LocalWorkspace, openLocalWorkspace } from '@codesift/mcp-bridge';
+import { createEmbedderFromEnv, embedderNameFromEnv } from '@codesift/models';
+import { createLocalIndexJobs, DEFAULT_INDEX_DIR, defaultIndexPath } from '@codesift/pipeline';
+import { openLocalEngine } from '@codesift/search';
+import { openSqliteIndex } from '@codesift/stores';
+import { findIndexUpwards, indexFileFromOption } from './index-location.js';
+import type { CliIO } from './io.js';
+
+/**
+ * The directory `codesift mcp` serves and its index file, which need not
+ * exist yet: --root and --index when given; else the nearest index in the
+ * working directory or its parents; else the working directory itself, to
+ * be indexed by index_codebase or --auto-index.
+ */
+export function resolveServedIndex(
+  options: { index?: string; root?: string },
+  io: CliIO,
+): { root: string; indexPath: string } {
+  const root = options.root === undefined ? undefined : checkedRoot(options.root, io.cwd);
+  if (options.index) {
+    const indexPath = indexFileFromOption(options.index, io.cwd);
+    return { root: root ?? recordedRoot(indexPath) ?? guessedRoot(indexPath, io.cwd), indexPath };
+  }
+  if (root) return { root, indexPath: defaultIndexPath(root) };
+  const found = findIndexUpwards(io.cwd);
+  if (found) return { root: recordedRoot(found) ?? guessedRoot(found, io.cwd), indexPath: found };
+  return { root: path.resolve(io.cwd), indexPath: defaultIndexPath(io.cwd) };
+}
+
+/** Opens the workspace: the engine (when indexed) and the index jobs of `root`. */
+export function openMcpWorkspace(
+  served: { root: string; indexPath: string },
+  options: { keywordOnly: boolean; log: (line: string) => void },
+  io: CliIO,
+): Promise<LocalWorkspace> {
+  const vectors = !options.keywordOnly;
+  return openLocalWorkspace({
+    ...served,
+    open: () =>
+      openLocalEngine({
+        indexPath: served.indexPath,
+        env: io.env,
+        embedder: options.keywordOnly ? null : undefined,
+      }),
+    jobs: createLocalIndexJobs({
+      root: served.root,
+      indexPath: served.indexPath,
+      ...(vectors ? { embedderFactory: () => createEmbedderFromEnv(io.env) } : {}),
+    }),
+    vectors,
+    embedder: vectors ? embedderNameFromEnv(io.env) : null,
+    log: options.log,
+  });
+}
+
+function checkedRoot(option: string, cwd: string): string {
+  const root = path.resolve(cwd, option);
+  if (!existsSync(root)) {
+    throw new CodesiftError('ENOENT_ROOT', `directory not found: ${root}`, {
+      hint: '--root names the directory to serve and index',
+    });
+  }
+  if (!statSync(root).isDirectory()) {
+    throw new CodesiftError('NOT_A_DIRECTORY', `not a directory: ${root}`, {
+      hint: '--root names a directory, not a file',
+    });
+  }
+  return root;
+}
+
+/** The root the indexer recorded in an existing index, else null. */
+function recordedRoot(indexPath: string): string | null {
+  if (!existsSync(indexPath)) return null;
+  try {
+    const index = openSqliteIndex(indexPath, { readonly: true });
+    try {
+      return index.meta().root;
+    } finally {
+      index.close();
+    }
+  } catch (err) {
+    // Opening the engine reports a broken index properly; here it only lacks a root.
+    if (err instanceof CodesiftError) return null;
+    throw new CodesiftError('INDEX_CORRUPT', `cannot read ${indexPath}: ${errorMessage(err)}`);
+  }
+}
+
+/** For an index not built yet: the directory holding `.codesift/`, else the working directory. */
+function guessedRoot(indexPath: string, cwd: string): string {
+  const dir = path.dirname(indexPath);
+  return path.basename(dir) === DEFAULT_INDEX_DIR ? path.dirname(dir) : path.resolve(cwd);
+}
