@@ -77,7 +77,7 @@ describe('streamable HTTP transport', () => {
     const client = await connectClient(http.url, { Authorization: `Bearer ${TOKEN}` });
     try {
       const { tools } = await client.listTools();
-      assert.equal(tools.length, 5);
+      assert.equal(tools.length, 6);
       const r = (await client.callTool({
         name: 'search_code',
         arguments: { query: 'addEdge' },
@@ -157,7 +157,7 @@ describe('streamable HTTP transport', () => {
     try {
       const client = await connectClient(open.url, {});
       const { tools } = await client.listTools();
-      assert.equal(tools.length, 5);
+      assert.equal(tools.length, 6);
       await client.close();
     } finally {
       await open.close();

@@ -42,9 +42,10 @@ describe('mcp tools over an in-memory client', () => {
   });
   after(() => conn.close());
 
-  test('lists the five read-only tools with descriptions, input and output schemas', async () => {
+  test('lists the six read-only tools with descriptions, input and output schemas', async () => {
     const { tools } = await conn.client.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), [
+      'find_references',
       'find_symbol',
       'get_file_outline',
       'get_snippet',

@@ -1,6 +1,7 @@
 import type { SearchEngine } from '@codesift/search';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { registerClearIndex } from './tools/clear-index.js';
+import { registerFindReferences } from './tools/find-references.js';
 import { registerFindSymbol } from './tools/find-symbol.js';
 import { registerGetFileOutline } from './tools/get-file-outline.js';
 import { registerGetSnippet } from './tools/get-snippet.js';
@@ -30,7 +31,7 @@ export interface McpServerOptions {
 export const SERVER_INSTRUCTIONS = [
   'codesift searches one indexed codebase.',
   'Start with search_code for questions and identifiers; use find_symbol for the exact definition of a known name;',
-  'get_file_outline lists what one file defines; read around any result with get_snippet(path, start_line, end_line).',
+  'find_references lists the lines that use a name; get_file_outline lists what one file defines; read around any result with get_snippet(path, start_line, end_line).',
   'When a tool says the root is not indexed, call index_codebase (if offered) and retry; index_status shows the index and any running job.',
   'Paths are relative to the indexed root (index_status shows it); in an index of many repositories each path starts with its repository name (index_status lists them), and path_include ["<name>/**"] keeps a search to one.',
 ].join(' ');
@@ -58,6 +59,7 @@ export function createMcpServer(engine: SearchEngine, options: McpServerOptions 
     engine,
     options.maxSnippetLines === undefined ? {} : { maxLines: options.maxSnippetLines },
   );
+  registerFindReferences(server, engine);
   registerGetFileOutline(server, engine);
   registerIndexStatus(server, engine, options.workspace);
   if (options.workspace) {

@@ -30,7 +30,10 @@ function text(r: CallToolResult): string {
 
 /** A repository never indexed: the graph, and enough other files that a job takes a moment. */
 function makeRepo(dir: string): void {
-  const files: Record<string, string> = { 'src/graph.ts': GRAPH };
+  const files: Record<string, string> = {
+    'src/graph.ts': GRAPH,
+    'src/use.ts': "import { Graph } from './graph';\n\nnew Graph().insertEdgeBetween('a', 'b');\n",
+  };
   for (let i = 0; i < 120; i++) {
     files[`src/gen/module_${i}.py`] =
       `def helper_${i}(value):\n    """Scales value number ${i}."""\n    return value * ${i}\n`;
@@ -71,11 +74,11 @@ async function indexSearchClear(call: Call, root: string): Promise<void> {
   const progress: Progress[] = [];
   const indexed = await call('index_codebase', {}, (p) => progress.push(p));
   assert.equal(indexed.isError, undefined, text(indexed));
-  assert.match(text(indexed), /Indexed .* 121 files new or changed/);
+  assert.match(text(indexed), /Indexed .* 122 files new or changed/);
   assert.ok(progress.length >= 1, 'progress notifications arrived');
   const last = progress.at(-1)!;
-  assert.equal(last.progress, 121);
-  assert.equal(last.total, 121);
+  assert.equal(last.progress, 122);
+  assert.equal(last.total, 122);
   for (let i = 1; i < progress.length; i++) {
     assert.ok(progress[i]!.progress > progress[i - 1]!.progress, 'progress only grows');
   }
@@ -100,6 +103,16 @@ async function indexSearchClear(call: Call, root: string): Promise<void> {
   );
   assert.ok(symbols.some((s) => s.name === 'Graph' && s.kind === 'class'));
   assert.match(text(outline), /^ {4}6-8 {2}method insertEdgeBetween/m);
+  const refs = await call('find_references', { name: 'Graph.insertEdgeBetween' });
+  assert.equal(refs.isError, undefined, text(refs));
+  const used = (
+    refs.structuredContent as { references: { path: string; line: number; definition: boolean }[] }
+  ).references;
+  assert.deepEqual(
+    used.map((r) => `${r.path}:${r.line}${r.definition ? ' def' : ''}`).sort(),
+    ['src/graph.ts:6 def', 'src/use.ts:3'],
+    text(refs),
+  );
   const notIndexed = await call('get_file_outline', { path: 'src/nope.ts' });
   assert.equal(notIndexed.isError, true);
 
@@ -112,7 +125,7 @@ async function indexSearchClear(call: Call, root: string): Promise<void> {
     job: { state: string } | null;
   };
   assert.equal(s.indexed, true);
-  assert.equal(s.files, 121);
+  assert.equal(s.files, 122);
   assert.equal(s.root, root);
   assert.ok(s.updated_at);
   assert.equal(s.job?.state, 'succeeded');
@@ -150,6 +163,7 @@ describe('codesift mcp on an unindexed root (end to end)', () => {
       const { tools } = await client.listTools();
       assert.deepEqual(tools.map((t) => t.name).sort(), [
         'clear_index',
+        'find_references',
         'find_symbol',
         'get_file_outline',
         'get_snippet',

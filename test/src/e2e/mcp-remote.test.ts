@@ -85,6 +85,7 @@ const CALLS: [string, Record<string, unknown>][] = [
   ['find_symbol', { name: 'parse_config' }],
   ['find_symbol', { name: 'Graph', kind: 'class' }],
   ['find_symbol', { name: 'insertEdgeBetwen' }],
+  ['find_references', { name: 'parse_config' }],
   ['get_snippet', { path: 'src/graph.ts', start_line: 6, end_line: 8 }],
   ['get_snippet', { path: 'src/graph.ts', start_line: 2 }],
   ['get_snippet', { path: 'src/long.txt', start_line: 1, end_line: 1000 }],
@@ -184,7 +185,7 @@ describe('codesift mcp --remote (end to end)', () => {
       const readTools = localTools.tools.filter(
         (t) => t.name !== 'index_codebase' && t.name !== 'clear_index',
       );
-      assert.equal(readTools.length, 5);
+      assert.equal(readTools.length, 6);
       assert.deepEqual(remoteTools, { ...localTools, tools: readTools });
       let errors = 0;
       for (const [name, args] of CALLS) {

@@ -84,6 +84,7 @@ describe('codesift mcp (end to end)', () => {
       const { tools } = await client.listTools();
       assert.deepEqual(tools.map((t) => t.name).sort(), [
         'clear_index',
+        'find_references',
         'find_symbol',
         'get_file_outline',
         'get_snippet',

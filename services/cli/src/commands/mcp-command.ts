@@ -76,14 +76,14 @@ const OPTIONS = {
 export const help = `Usage: codesift mcp [options]
 
 Serves a codebase to AI agents over the Model Context Protocol, with the tools
-search_code, find_symbol, get_file_outline, get_snippet and index_status, and
-for a local index index_codebase and clear_index. It starts without an index:
-the search tools then say to call index_codebase (or pass --auto-index). By
-default it speaks MCP on stdin/stdout, for a client that starts it as a
-subprocess; with --http it serves streamable HTTP (stateless, POST ${MCP_PATH})
-and requires a bearer token. With --remote it answers from a codesift gRPC
-server (codesift serve, or the cluster's query service) instead of opening an
-index here.
+search_code, find_symbol, find_references, get_file_outline, get_snippet and
+index_status, and for a local index index_codebase and clear_index. It starts
+without an index: the search tools then say to call index_codebase (or pass
+--auto-index). By default it speaks MCP on stdin/stdout, for a client that
+starts it as a subprocess; with --http it serves streamable HTTP (stateless,
+POST ${MCP_PATH}) and requires a bearer token. With --remote it answers from a
+codesift gRPC server (codesift serve, or the cluster's query service) instead
+of opening an index here.
 
 Options:
 ${optionHelp(OPTIONS)}
