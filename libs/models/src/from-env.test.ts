@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createEmbedderFromEnv } from './from-env.js';
+import { createEmbedderFromEnv, embedderNameFromEnv } from './from-env.js';
 import { startFakeOllama } from './testing/fake-ollama.js';
 
 test('OLLAMA_HOST selects Ollama with CODESIFT_EMBED_MODEL', async () => {
@@ -11,6 +11,11 @@ test('OLLAMA_HOST selects Ollama with CODESIFT_EMBED_MODEL', async () => {
       CODESIFT_EMBED_MODEL: 'all-minilm',
     });
     assert.equal(embedder.name, 'ollama:all-minilm');
+    assert.equal(
+      embedderNameFromEnv({ OLLAMA_HOST: fake.url, CODESIFT_EMBED_MODEL: 'all-minilm' }),
+      embedder.name,
+    );
+    assert.equal(embedderNameFromEnv({ OLLAMA_HOST: fake.url }), 'ollama:nomic-embed-text');
     assert.equal(embedder.dimensions, 12);
     await embedder.close();
     const fallback = createEmbedderFromEnv({ OLLAMA_HOST: fake.url });
@@ -25,6 +30,7 @@ test('without OLLAMA_HOST the built-in model is used', async () => {
   const embedder = await createEmbedderFromEnv({ OLLAMA_HOST: '  ' });
   try {
     assert.equal(embedder.name, 'builtin:use-lite-512');
+    assert.equal(embedderNameFromEnv({ OLLAMA_HOST: '  ' }), embedder.name);
     assert.equal(embedder.dimensions, 512);
   } finally {
     await embedder.close();
