@@ -26,7 +26,7 @@ import {
 } from '@codesift/core';
 import { planIndex } from '@codesift/pipeline';
 import { JobEvent_Kind } from '@codesift/proto';
-import { type ReadOutcome, readFileContent, scan } from '@codesift/scanner';
+import { addRedactionCounts, type ReadOutcome, readFileContent, scan } from '@codesift/scanner';
 import { withSpan } from '@codesift/telemetry';
 import type { JetStreamClient } from '@nats-io/jetstream';
 
@@ -74,6 +74,8 @@ export interface SubmittedJob {
   /** filesSent + filesDeleted: the FILE_DONE/FILE_FAILED events the job ends with. */
   filesTotal: number;
   skipped: Partial<Record<SkipReason, number>>;
+  /** Secrets redacted from the files sent, by rule id (see @codesift/scanner). */
+  secretsRedacted: Record<string, number>;
 }
 
 const utf8 = new TextEncoder();
@@ -144,6 +146,7 @@ async function submit(
   }
   const plan = planIndex(files, manifest, opts.rebuild === true);
   const skipped: Partial<Record<SkipReason, number>> = { ...scanned.skipped };
+  const secretsRedacted: Record<string, number> = {};
   const deletes = [...plan.toDelete];
   let filesSent = 0;
   let messagesSent = 0;
@@ -219,6 +222,7 @@ async function submit(
     });
     await send(packer.add(work, bytes.length));
     filesSent++;
+    addRedactionCounts(secretsRedacted, outcome.secretsRedacted);
   }
   await send(packer.flush());
   await publishing;
@@ -257,5 +261,6 @@ async function submit(
     filesUnchanged,
     filesTotal,
     skipped,
+    secretsRedacted,
   };
 }

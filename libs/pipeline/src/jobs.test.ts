@@ -83,6 +83,7 @@ function fakeSummary(root: string): IndexSummary {
     filesDeleted: 0,
     filesFailed: 0,
     skipped: { secret: 1 },
+    secretsRedacted: {},
     chunks: 4,
     symbols: 2,
     vectors: 0,

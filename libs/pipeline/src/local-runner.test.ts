@@ -5,6 +5,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CodesiftError } from '@codesift/core';
 import type { Embedder } from '@codesift/models';
+import { bundleText, SECRET_SAMPLES } from '@codesift/scanner/testing';
 import { openSqliteIndex } from '@codesift/stores';
 import { defaultIndexPath, indexRepository } from './local-runner.js';
 
@@ -236,6 +237,46 @@ describe('indexRepository (real scanner, chunker and SQLite store)', () => {
     const again = await indexRepository({ root, vectors: false, rebuild: true });
     assert.equal(again.filesIndexed, s.filesIndexed);
     assert.equal(again.totals.chunks, s.totals.chunks);
+  });
+
+  test('secrets are redacted before they are stored, and counted by rule', async () => {
+    const root = path.join(work, 'secrets');
+    const s = SECRET_SAMPLES;
+    writeTree(root, {
+      'app/settings.py': `import os\n\nAWS_KEY = "${s['aws-access-key']!.secret}"\nDEBUG = True\n`,
+      'app/client.ts': `export const token = "${s['github-token']!.secret}";\n${s['private-key']!.line}\nexport const port = 8080;\n`,
+      'keys/deploy_key.txt': `${s['private-key']!.line}\n`,
+      'dist/bundle.js': bundleText(5000),
+      'web/bundle.js': bundleText(20_000),
+    });
+    const summary = await indexRepository({ root, vectors: false });
+    assert.deepEqual(summary.secretsRedacted, {
+      'aws-access-key': 1,
+      'github-token': 1,
+      'private-key': 1,
+    });
+    // The key file by content, the bundle by its shape (dist/ by its name, as before).
+    assert.deepEqual(summary.skipped, { secret: 1, generated: 2 });
+    assert.equal(summary.filesIndexed, 2);
+    const index = openSqliteIndex(defaultIndexPath(root), { create: false });
+    try {
+      const hits = await index.keyword.search({ terms: [{ term: 'redacted' }], limit: 10 });
+      const chunks = await index.chunks.get(hits.map((h) => h.id));
+      const stored = chunks.map((c) => c.content).join('\n');
+      assert.match(stored, /\[REDACTED:aws-access-key\]/);
+      assert.match(stored, /\[REDACTED:github-token\]/);
+      for (const { secret } of Object.values(s)) assert.ok(!stored.includes(secret));
+      // Lines after the redacted key block keep their numbers.
+      const port = await index.keyword.search({ terms: [{ term: 'port' }], limit: 10 });
+      const client = (await index.chunks.get(port.map((h) => h.id))).find((c) =>
+        c.content.includes('port = 8080'),
+      );
+      assert.ok(client);
+      const offset = client.content.split('\n').findIndex((l) => l.includes('port = 8080'));
+      assert.equal(client.startLine + offset, 6);
+    } finally {
+      index.close();
+    }
   });
 
   test('progress reports phases in order and ends at done', async () => {

@@ -14,7 +14,7 @@ import {
 import { CodesiftError, type FileRecord, type ScannedFile, type SkipReason } from '@codesift/core';
 import { createLlmClient, type LlmClient, type LlmConfig } from '@codesift/llm';
 import type { Embedder } from '@codesift/models';
-import { type ReadOutcome, readFileContent, scan } from '@codesift/scanner';
+import { addRedactionCounts, type ReadOutcome, readFileContent, scan } from '@codesift/scanner';
 import { type FileCommit, openSqliteIndex } from '@codesift/stores';
 import { EmbedBatcher } from './batcher.js';
 import { FileWriter } from './file-writer.js';
@@ -96,6 +96,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
     index.setEmbedder(embedder?.name ?? null, embedder?.dimensions ?? null);
     index.setRoot(root);
     const skipped: Partial<Record<SkipReason, number>> = { ...scanned.skipped };
+    const secretsRedacted: Record<string, number> = {};
     const failures: IndexSummary['failures'] = [];
 
     tracker.phase('plan');
@@ -152,14 +153,16 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
     const prepares = new PrepareAhead(
       (k) => {
         const { previous } = plan.toProcess[k]!;
-        return reads
-          .take(k)
-          .then(
-            async (outcome): Promise<Staged> =>
-              outcome.ok
-                ? { ok: true, prepared: await prepareFile(outcome.file, previous, deps) }
-                : outcome,
-          );
+        return reads.take(k).then(
+          async (outcome): Promise<Staged> =>
+            outcome.ok
+              ? {
+                  ok: true,
+                  prepared: await prepareFile(outcome.file, previous, deps),
+                  secretsRedacted: outcome.secretsRedacted,
+                }
+              : outcome,
+        );
       },
       plan.toProcess.length,
       contextualizer.parallelFiles,
@@ -189,11 +192,13 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
         if (previous) toRemove.push(file.path);
         done();
       } else if (batcher) {
+        addRedactionCounts(secretsRedacted, staged.secretsRedacted);
         tally.add(prepared.contexts);
         const item = { commit: prepared.commit, isNew: !previous };
         await batcher.add(item, prepared.commit.chunks.map(embeddingText));
         drainReady();
       } else {
+        addRedactionCounts(secretsRedacted, staged.secretsRedacted);
         tally.add(prepared.contexts);
         accept(prepared.commit, !previous);
       }
@@ -222,6 +227,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
       filesDeleted: plan.toDelete.length,
       filesFailed: failures.length,
       skipped,
+      secretsRedacted,
       chunks: writer.chunks,
       symbols: writer.symbols,
       vectors: writer.vectors,
@@ -291,7 +297,9 @@ class PrepareAhead {
   }
 }
 
-type Staged = Extract<ReadOutcome, { ok: false }> | { ok: true; prepared: PreparedFile };
+type Staged =
+  | Extract<ReadOutcome, { ok: false }>
+  | { ok: true; prepared: PreparedFile; secretsRedacted: Record<string, number> };
 
 /** A rebuild starts from an empty file: simpler and faster than deleting every row. */
 function removeIndexFiles(indexPath: string): void {

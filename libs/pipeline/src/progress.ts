@@ -37,6 +37,11 @@ export interface IndexSummary {
   /** Files that could not be processed (read or chunk errors), with reasons in `failures`. */
   filesFailed: number;
   skipped: Partial<Record<SkipReason, number>>;
+  /**
+   * Secrets replaced by a `[REDACTED:<rule>]` marker in the files written this
+   * run, by rule id (`aws-access-key`, `private-key`, ...); never the secrets.
+   */
+  secretsRedacted: Record<string, number>;
   chunks: number;
   symbols: number;
   vectors: number;

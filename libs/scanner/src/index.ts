@@ -1,4 +1,5 @@
 export { decodeText, isBinaryContent } from './content.js';
 export { readFileContent } from './read-file.js';
+export { addRedactionCounts, type Redaction, redactSecrets } from './redact-secrets.js';
 export { scan } from './scan.js';
 export type { ReadOutcome, ScanOptions, ScanResult, SkippedFile } from './types.js';

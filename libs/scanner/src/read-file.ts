@@ -2,6 +2,8 @@ import { constants } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { errorMessage, type ScannedFile, sha256Hex } from '@codesift/core';
 import { decodeText, isBinaryContent } from './content.js';
+import { minifiedDetail } from './minified.js';
+import { redactSecrets } from './redact-secrets.js';
 import { hasGeneratedMarker } from './skip-rules.js';
 import { DEFAULT_MAX_FILE_BYTES, type ReadOutcome } from './types.js';
 
@@ -9,17 +11,24 @@ import { DEFAULT_MAX_FILE_BYTES, type ReadOutcome } from './types.js';
 // read; the fstat below then refuses it. O_NONBLOCK does not exist on Windows.
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
+/** A file at least this much private-key block (by non-whitespace characters) is skipped. */
+const PRIVATE_KEY_FILE_SHARE = 0.5;
+
 /**
- * Reads, classifies, hashes and decodes one scanned file. Never throws: any
- * failure comes back as a skip, since files change and vanish between the
- * scan and the read.
+ * Reads, classifies, hashes and decodes one scanned file, with its secrets
+ * redacted (redact-secrets.ts): everything that indexes content reads it here,
+ * so no runtime stores a secret. Never throws: any failure comes back as a
+ * skip, since files change and vanish between the scan and the read.
  */
 export async function readFileContent(
   file: ScannedFile,
   options?: { maxFileBytes?: number },
 ): Promise<ReadOutcome> {
   const maxFileBytes = options?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  const skip = (reason: 'unreadable' | 'too-large' | 'binary' | 'generated', detail?: string) =>
+  const skip = (
+    reason: 'unreadable' | 'too-large' | 'binary' | 'generated' | 'secret',
+    detail?: string,
+  ) =>
     ({
       ok: false,
       skip:
@@ -39,16 +48,24 @@ export async function readFileContent(
     if (isBinaryContent(bytes)) return skip('binary', 'binary content');
     const { text, lossy } = decodeText(bytes);
     if (hasGeneratedMarker(text)) return skip('generated', 'generated-code marker in header');
+    const minified = minifiedDetail(text);
+    if (minified) return skip('generated', minified);
+    const redaction = redactSecrets(text);
+    if (redaction.privateKeyShare >= PRIVATE_KEY_FILE_SHARE) {
+      return skip('secret', 'mostly a private key block');
+    }
     return {
       ok: true,
       file: {
         ...file,
         size: bytes.length,
         mtimeMs: stat.mtimeMs,
+        // Of the bytes on disk, so change detection sees every edit.
         hash: sha256Hex(bytes),
-        text,
+        text: redaction.text,
         lossy,
       },
+      secretsRedacted: redaction.counts,
     };
   } catch (err) {
     return skip('unreadable', describeError(err));

@@ -32,7 +32,15 @@ export interface ScanResult {
   skippedFiles: SkippedFile[];
 }
 
-export type ReadOutcome = { ok: true; file: FileContent } | { ok: false; skip: SkippedFile };
+export type ReadOutcome =
+  | {
+      ok: true;
+      /** Its text has every secret replaced by a `[REDACTED:<rule>]` marker. */
+      file: FileContent;
+      /** Secrets redacted from the text, by rule id; empty when none. */
+      secretsRedacted: Record<string, number>;
+    }
+  | { ok: false; skip: SkippedFile };
 
 export const DEFAULT_MAX_FILE_BYTES = 1_048_576;
 export const MAX_SKIPPED_FILES = 10_000;

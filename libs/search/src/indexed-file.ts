@@ -1,11 +1,13 @@
 /**
  * Reads lines of an indexed file from disk for `getSnippet`. Only files the
- * index holds are readable, and only inside their root (symlinks included),
- * so .env files, keys, .git and anything ignored stay out of reach even
- * though they sit inside the root.
+ * index holds are readable, only inside their root, and only as regular
+ * files: an indexed path swapped for a symlink (to the root's .env, say) or a
+ * FIFO is refused. So .env files, keys, .git and anything ignored stay out of
+ * reach even though they sit inside the root. Secrets in the file are
+ * redacted as they were when it was indexed (@codesift/scanner).
  */
-import { realpathSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { constants, realpathSync } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
 import path from 'node:path';
 import {
   CodesiftError,
@@ -13,11 +15,17 @@ import {
   resolveInsideRoot,
   splitRepositoryPath,
 } from '@codesift/core';
+import { redactSecrets } from '@codesift/scanner';
 import type { SearchIndex } from './search-index.js';
 import type { Snippet } from './types.js';
 
 /** Lines returned at most, so a careless range cannot dump a huge file. */
 const MAX_SNIPPET_LINES = 2000;
+
+// No following a symlink in the last component (the open fails with ELOOP),
+// and no blocking on a FIFO: the fstat below refuses it. Neither flag exists
+// on Windows.
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
 /** Lines startLine..endLine of `file` (clamped to the file), at most MAX_SNIPPET_LINES. */
 export async function readIndexedLines(
@@ -61,15 +69,27 @@ export async function readIndexedLines(
     });
   }
   let text: string;
+  let handle: FileHandle | undefined;
   try {
-    // A symlink inside the root may point outside it; the real path must stay inside too.
+    // A directory on the way may be a symlink; the real path must stay inside the root.
     const realRoot = realpathSync(root);
     const real = realpathSync(abs);
     resolveInsideRoot(realRoot, path.relative(realRoot, real));
-    text = await readFile(real, 'utf8');
+    handle = await open(abs, OPEN_FLAGS);
+    if (!(await handle.stat()).isFile()) {
+      throw new CodesiftError('INVALID_ARGUMENT', `${rel} is not a regular file`, {
+        hint: 'get_snippet serves regular files only; re-run `codesift index` if it changed',
+      });
+    }
+    text = redactSecrets(await handle.readFile('utf8')).text;
   } catch (err) {
     if (err instanceof CodesiftError) throw err;
     const code = (err as { code?: string }).code;
+    if (code === 'ELOOP') {
+      throw new CodesiftError('INVALID_ARGUMENT', `${rel} is a symbolic link`, {
+        hint: 'get_snippet serves regular files only, never through a link; re-run `codesift index` if it changed',
+      });
+    }
     if (code === 'ENOENT') {
       throw new CodesiftError('INVALID_ARGUMENT', `file not found: ${rel} (under ${root})`, {
         hint: 'the file may have been deleted or moved since indexing; re-run `codesift index`',
@@ -79,6 +99,8 @@ export async function readIndexedLines(
     throw new CodesiftError('UNREADABLE', `cannot read ${rel}: ${errorMessage(err)}`, {
       cause: err,
     });
+  } finally {
+    await handle?.close().catch(() => undefined);
   }
   const lines = text.split(/\r?\n/);
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();

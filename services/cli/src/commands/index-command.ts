@@ -278,12 +278,16 @@ function printSummary(s: IndexSummary, io: CliIO, removed?: string): void {
     .filter(([, n]) => (n ?? 0) > 0)
     .map(([reason, n]) => `${reason} ${formatCount(n ?? 0)}`)
     .join(', ');
+  const redacted = Object.entries(s.secretsRedacted)
+    .map(([rule, n]) => `${rule} ${formatCount(n)}`)
+    .join(', ');
   const lines = [
     removed === undefined
       ? `${st.green('✔')} indexed ${st.bold(path.relative(process.cwd(), s.root) || '.')} in ${s.seconds.toFixed(1)}s`
       : `${st.green('✔')} removed repository ${st.bold(removed)}: ${formatCount(s.filesDeleted)} files deleted in ${s.seconds.toFixed(1)}s`,
     `  files   ${formatCount(s.filesScanned)} scanned: ${formatCount(s.filesNew)} new, ${formatCount(s.filesChanged)} changed, ${formatCount(s.filesUnchanged)} unchanged, ${formatCount(s.filesDeleted)} deleted${s.filesFailed ? `, ${st.yellow(`${formatCount(s.filesFailed)} failed`)}` : ''}`,
     `  skipped ${skipped || 'none'}`,
+    ...(redacted ? [`  secrets ${redacted} redacted`] : []),
     `  written ${formatCount(s.chunks)} chunks, ${formatCount(s.symbols)} symbols, ${formatCount(s.vectors)} vectors (${formatCount(s.chunksPerSecond)} chunks/s)`,
     `  index   ${formatCount(s.totals.files)} files, ${formatCount(s.totals.chunks)} chunks in ${s.indexPath}`,
     `  model   ${s.embedder ?? 'none (keyword only)'}`,

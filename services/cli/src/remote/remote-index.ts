@@ -217,6 +217,7 @@ export async function indexRemote(opts: RemoteIndexOptions): Promise<IndexSummar
     filesDeleted: job.filesDeleted,
     filesFailed: progress.filesFailed,
     skipped: job.skipped,
+    secretsRedacted: job.secretsRedacted,
     chunks: progress.chunks,
     symbols: progress.symbols,
     // Job events do not count vectors: with an embedder every chunk written has one.

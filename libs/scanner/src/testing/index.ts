@@ -1,0 +1,3 @@
+export { bundleText } from './bundle.js';
+export { makeTree } from './make-tree.js';
+export { SECRET_SAMPLES } from './secret-samples.js';
