@@ -30,6 +30,12 @@ test('a data table of long numeric rows is not minified', () => {
   assert.equal(minifiedDetail(table), undefined);
 });
 
+test('a long string without code punctuation (base64, padding) is not minified', () => {
+  const blob = `export const LOGO = "data:image/png;base64,${'iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB'.repeat(200)}";\n`;
+  assert.equal(minifiedDetail(blob), undefined);
+  assert.equal(minifiedDetail(`const pad = '${'x'.repeat(6000)}';\n`), undefined);
+});
+
 test('small files are never minified', () => {
   assert.equal(minifiedDetail(bundleText(1500)), undefined);
 });
