@@ -57,7 +57,8 @@ export interface EvalOptions {
   /**
    * Feature switches passed with every search (expansion, anchors,
    * focusScoring, definitions, boilerplate, reportFocus, docDemotion,
-   * fileScore, vectorWeight, planning), for ablations.
+   * fileScore, vectorWeight, planning) and the LLM rewrite's mode, for
+   * ablations.
    */
   switches?: EvalSwitches;
   /** Run the plain BM25 baseline side by side (default true). */
@@ -81,6 +82,7 @@ export type EvalSwitches = Pick<
   | 'fileScore'
   | 'vectorWeight'
   | 'planning'
+  | 'rewrite'
 >;
 
 export interface SystemAnswer {

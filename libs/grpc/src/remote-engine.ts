@@ -210,12 +210,13 @@ class RemoteEngine implements SearchEngine {
   }
 
   async vocabulary(
-    options: { prefix?: string; limit?: number } = {},
+    options: { prefix?: string; limit?: number; terms?: string[] } = {},
   ): Promise<{ name: string; count: number }[]> {
     this.ensureOpen();
     const limit = symbolLimit(options.limit);
+    const terms = options.terms ?? [];
     const res = await this.call(this.callDeadlineMs, (opts) =>
-      this.client.symbols.getVocabulary({ prefix: options.prefix ?? '', limit }, opts),
+      this.client.symbols.getVocabulary({ prefix: options.prefix ?? '', limit, terms }, opts),
     );
     return res.entries.map((e) => ({ name: e.name, count: Number(e.count) }));
   }

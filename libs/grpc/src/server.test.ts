@@ -216,6 +216,14 @@ describe('gRPC server over a real connection', () => {
       vocab.entries.map((e) => [e.name, e.count]),
       [['addEdge', 3n]],
     );
+    // With terms: the names relevant to a question, not the most common ones.
+    const related = await h.client.symbols.getVocabulary({ terms: ['where are edges added'] });
+    const names = related.entries.map((e) => [e.name, e.count]);
+    assert.deepEqual(
+      names[0],
+      ['addEdge', 3n],
+      JSON.stringify(names, (_, v) => String(v)),
+    );
   });
 
   test('IndexService: status of the index, StartIndex, GetIndexStatus and a progress stream', async () => {

@@ -15,9 +15,9 @@ function checkLimit(limit: number): number | undefined {
 }
 
 /**
- * GetVocabulary's `terms` are accepted but not used yet: the engine lists
- * names by prefix only, and choosing names relevant to a query belongs to the
- * planner that will do LLM rewriting.
+ * GetVocabulary with `terms` lists the names relevant to those words (the
+ * slice the LLM rewrite sends, see SearchEngine.vocabulary); without, the
+ * most common names.
  */
 export function symbolHandlers(engine: SearchEngine): ServiceHandlers<typeof SymbolService.method> {
   return {
@@ -36,6 +36,7 @@ export function symbolHandlers(engine: SearchEngine): ServiceHandlers<typeof Sym
       const entries = await engine.vocabulary({
         ...(req.prefix ? { prefix: req.prefix } : {}),
         ...(limit ? { limit } : {}),
+        ...(req.terms.length > 0 ? { terms: [...req.terms] } : {}),
       });
       ctx.signal.throwIfAborted();
       return { entries: entries.map((e) => ({ name: e.name, count: BigInt(e.count) })) };

@@ -182,7 +182,7 @@ test('the fake records request sizes and echoes vocabulary words shared with the
     user: 'Vocabulary:\naddEdge, GraphStore, parse_flags\nremoveNode\n\nQuestion: where are edges added to the graph?',
     schema,
   });
-  assert.deepEqual(out.ok && out.value, { terms: ['addEdge', 'GraphStore'], focus: 'addEdge' });
+  assert.deepEqual(out.ok && out.value, { terms: ['addEdge', 'GraphStore'], focus: '' });
   assert.ok((fake.generations().at(-1)?.bytes ?? 0) > 100);
 });
 

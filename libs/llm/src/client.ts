@@ -21,6 +21,12 @@ export interface ChatJsonRequest {
   maxAnswerChars?: number;
   /** Ollama options, e.g. { temperature: 0, num_predict: 120 }. */
   options?: Record<string, number>;
+  /**
+   * This call's time limit, retries included, when shorter than the
+   * client's timeoutMs: a caller with a deadline of its own (a search)
+   * gives the model only what is left of it.
+   */
+  timeoutMs?: number;
 }
 
 export interface LlmStats {
@@ -112,17 +118,18 @@ class OllamaLlmClient implements LlmClient {
   /** One call with retries on transport errors, all within one deadline. */
   private async attempts(request: ChatJsonRequest): Promise<Attempt> {
     const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), this.config.timeoutMs);
+    const limit = this.limitFor(request);
+    const timer = setTimeout(() => deadline.abort(), limit);
     try {
       for (let attempt = 0; ; attempt++) {
-        const result = await this.once(request, deadline.signal);
+        const result = await this.once(request, deadline.signal, limit);
         if (!('failure' in result) || !result.transient || attempt >= this.config.retries) {
           return result;
         }
         this.counts.retries++;
         await sleep(100 * 2 ** attempt, deadline.signal);
         if (deadline.signal.aborted) {
-          return { failure: 'timeout', reason: this.timeoutReason(), transient: false };
+          return { failure: 'timeout', reason: this.timeoutReason(limit), transient: false };
         }
       }
     } finally {
@@ -130,7 +137,11 @@ class OllamaLlmClient implements LlmClient {
     }
   }
 
-  private async once(request: ChatJsonRequest, signal: AbortSignal): Promise<Attempt> {
+  private async once(
+    request: ChatJsonRequest,
+    signal: AbortSignal,
+    limit: number,
+  ): Promise<Attempt> {
     const ollama = new Ollama({
       host: this.host,
       fetch: boundedFetch(signal, this.config.maxReplyBytes),
@@ -149,7 +160,7 @@ class OllamaLlmClient implements LlmClient {
       return { value: reply };
     } catch (err) {
       if (signal.aborted)
-        return { failure: 'timeout', reason: this.timeoutReason(), transient: false };
+        return { failure: 'timeout', reason: this.timeoutReason(limit), transient: false };
       return this.classify(err);
     }
   }
@@ -229,8 +240,15 @@ class OllamaLlmClient implements LlmClient {
     return { ok: false, failure, reason, ms };
   }
 
-  private timeoutReason(): string {
-    return `no answer from ${this.host} within ${this.config.timeoutMs} ms`;
+  private limitFor(request: ChatJsonRequest): number {
+    const own = request.timeoutMs;
+    return own !== undefined && own > 0
+      ? Math.min(own, this.config.timeoutMs)
+      : this.config.timeoutMs;
+  }
+
+  private timeoutReason(limit: number): string {
+    return `no answer from ${this.host} within ${Math.round(limit)} ms`;
   }
 }
 

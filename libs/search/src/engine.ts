@@ -7,7 +7,11 @@
  * its own, each returning its result and its timing:
  *
  * 1. plan: check the request (options.ts), parse and plan the query
- *    (planning/plan-query.ts): pure, every decision recorded in the plan;
+ *    (planning/plan-query.ts): pure, every decision recorded in the plan,
+ *    whether the LLM rewrite runs included (planning/rewrite-decision.ts);
+ * 1b. rewrite: when the plan says so and a model is configured, the model's
+ *    vocabulary terms join the keyword side (rewrite-step.ts); a query that
+ *    finds nothing gets one attempt when its skip allows it;
  * 2. retrieve: keyword and vector sides in parallel under the deadline,
  *    a failed or late side dropped and reported (retrieval.ts);
  * 3. rank: fuse the sides, read what the boosts need (evidence.ts), apply
@@ -18,7 +22,9 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { wordStems } from '@codesift/analysis';
 import { CodesiftError, errorMessage, type SymbolInfo } from '@codesift/core';
+import type { LlmClient } from '@codesift/llm';
 import type { ParsedQuery } from '@codesift/query';
 import { openSqliteIndex } from '@codesift/stores';
 import { type Evidence, gatherEvidence } from './evidence.js';
@@ -30,6 +36,7 @@ import {
   checkedQuery,
   checkSettings,
   type EngineSettings,
+  llmClientFor,
   plannerConfigFor,
   planOptions,
   withRequestSynonyms,
@@ -39,6 +46,7 @@ import type { PlannerConfig, PlanOptions, QueryPlan } from './planning/types.js'
 import { type QueryEmbedder, queryEmbedderFor } from './query-embedder.js';
 import { type Fused, fuseSides, type Ranked, rank } from './ranking.js';
 import { type Retrieved, retrievalReasons, retrieve } from './retrieval.js';
+import { rewriteBudget, rewriteStep, vocabularySlice } from './rewrite-step.js';
 import { localSearchIndex, type SearchIndex } from './search-index.js';
 import type {
   IndexStatusInfo,
@@ -104,7 +112,8 @@ async function createEngine(index: SearchIndex, options: EngineSettings): Promis
     options.embedder,
     options.env ?? process.env,
   );
-  return new Engine(index, embedder, planner);
+  const llm = llmClientFor(meta.root, options);
+  return new Engine(index, embedder, planner, llm);
 }
 
 /**
@@ -141,6 +150,7 @@ function round(ms: number): number {
 
 /** The plan step's result: the plan and its compiled filter. */
 interface Planned {
+  parsed: ParsedQuery;
   plan: QueryPlan;
   filter: CompiledFilter;
   /** parse (from the request's arrival, checks included) and plan. */
@@ -155,6 +165,7 @@ class Engine implements SearchEngine {
     private readonly index: SearchIndex,
     private readonly embedder: QueryEmbedder | null,
     private readonly planner: PlannerConfig,
+    private readonly llm: LlmClient | null,
   ) {}
 
   /**
@@ -166,30 +177,61 @@ class Engine implements SearchEngine {
     const t0 = performance.now();
     this.ensureOpen();
     const query = checkedQuery(request);
-    const options = planOptions(request, this.embedder !== null);
+    const options = {
+      ...planOptions(request, this.embedder !== null),
+      llmModel: this.llm?.model ?? null,
+    };
     request.signal?.throwIfAborted();
+    const deadline =
+      request.deadlineMs === undefined
+        ? undefined
+        : { at: t0 + request.deadlineMs, ms: request.deadlineMs };
 
-    // 1. plan. (An LLM rewrite goes next, as a step of its own: plan in, query variants out.)
-    const { plan, filter, timings: planTimings } = this.planStep(query, options, request, t0);
+    // 1. plan, then 1b. the LLM rewrite when the plan decided so.
+    const planned = this.planStep(query, options, request, t0);
+    const { parsed, filter } = planned;
+    let plan = planned.plan;
+    const degradedRewrite: string[] = [];
+    let rewriteMs: number | undefined;
+    const rewriteOnce = async (retry: boolean) => {
+      const step = await timed(() =>
+        rewriteStep(
+          plan,
+          parsed,
+          { llm: this.llm!, symbols: this.index.symbols },
+          { budgetMs: rewriteBudget(deadline, performance.now()), retry },
+        ),
+      );
+      plan = step.value.plan;
+      degradedRewrite.push(...step.value.degraded);
+      rewriteMs = (rewriteMs ?? 0) + step.ms;
+    };
+    if (this.llm !== null && plan.llmRewrite.decision === 'run') await rewriteOnce(false);
     // Runs beside the sides (a remote index answers over the network); a failure only
     // degrades the count, like a failed side degrades the answer.
     const counting = this.totalChunks().then(
       (n) => ({ ok: true as const, n }),
       (error: unknown) => ({ ok: false as const, error }),
     );
-    // 2. retrieve. (With variants: once per variant, in parallel, then merged per chunk.)
-    const retrieved = await retrieve(
-      plan,
-      filter,
-      { index: this.index, embedder: this.embedder },
-      {
-        deadlineAt: request.deadlineMs === undefined ? undefined : t0 + request.deadlineMs,
-        deadlineMs: request.deadlineMs,
-        signal: request.signal,
-      },
-    );
+    // 2. retrieve. (Query variants would retrieve once each, in parallel, then merge per chunk.)
+    const retrieveFor = () =>
+      retrieve(
+        plan,
+        filter,
+        { index: this.index, embedder: this.embedder },
+        { deadlineAt: deadline?.at, deadlineMs: request.deadlineMs, signal: request.signal },
+      );
+    let retrieved = await retrieveFor();
+    let fused = await timed(() => fuseSides(plan, retrieved));
+    if (fused.value.hits.length === 0 && this.llm !== null && plan.llmRewrite.retryOnEmpty) {
+      // A skipped short query that found nothing: one rewrite attempt, then retrieve again.
+      await rewriteOnce(true);
+      if (plan.llmRewrite.terms.length > 0) {
+        retrieved = await retrieveFor();
+        fused = await timed(() => fuseSides(plan, retrieved));
+      }
+    }
     // 3. rank, then 4. hydrate.
-    const fused = await timed(() => fuseSides(plan, retrieved));
     const ranked = await timed(() => this.rankStep(plan, fused.value));
     const results = await timed(() =>
       hydrate(
@@ -203,7 +245,8 @@ class Engine implements SearchEngine {
     const count = await counting;
 
     const timings: Record<string, number> = {
-      ...planTimings,
+      ...planned.timings,
+      ...(rewriteMs === undefined ? {} : { rewrite: rewriteMs }),
       ...retrieved.timings,
       fuse: fused.ms,
       boosts: ranked.ms,
@@ -212,6 +255,7 @@ class Engine implements SearchEngine {
     };
     for (const k of Object.keys(timings)) timings[k] = round(timings[k]!);
     const degraded = [
+      ...degradedRewrite,
       ...retrieved.degraded,
       ...ranked.value.evidence.degraded,
       ...(count.ok ? [] : [`count: ${errorMessage(count.error)}`]),
@@ -239,7 +283,7 @@ class Engine implements SearchEngine {
     const tp = performance.now();
     const plan = planQuery(parsed, options, config, rewrite);
     const filter = compileFilter(plan.filter);
-    return { plan, filter, timings: { parse: tp - t0, plan: performance.now() - tp } };
+    return { parsed, plan, filter, timings: { parse: tp - t0, plan: performance.now() - tp } };
   }
 
   /** Reads what the boosts need, then ranks (ranking.ts is pure). */
@@ -279,9 +323,21 @@ class Engine implements SearchEngine {
   async vocabulary(options?: {
     prefix?: string;
     limit?: number;
+    terms?: string[];
   }): Promise<{ name: string; count: number }[]> {
     this.ensureOpen();
-    return this.index.symbols.vocabulary(options);
+    const words = wordStems((options?.terms ?? []).join(' '));
+    if (words.length === 0) return this.index.symbols.vocabulary(options);
+    const prefix = options?.prefix?.toLowerCase() ?? '';
+    const slice = await vocabularySlice(this.index.symbols, words, options?.limit);
+    const names = slice.map((s) => s.name).filter((n) => n.toLowerCase().startsWith(prefix));
+    // The slice holds one symbol per name; the count is the name's own.
+    return Promise.all(
+      names.map(async (name) => {
+        const same = await this.index.symbols.vocabulary({ prefix: name, limit: 50 });
+        return { name, count: same.find((v) => v.name === name)?.count ?? 1 };
+      }),
+    );
   }
 
   async status(): Promise<IndexStatusInfo> {

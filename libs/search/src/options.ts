@@ -5,6 +5,12 @@
  * is an INVALID_ARGUMENT naming the option.
  */
 import { CodesiftError, DEFAULT_LIMIT, findConfigFile, MAX_LIMIT } from '@codesift/core';
+import {
+  createLlmClient,
+  type LlmClient,
+  readRepositoryLlmSettings,
+  resolveLlmConfig,
+} from '@codesift/llm';
 import type { Embedder } from '@codesift/models';
 import { mergeSynonymTables } from '@codesift/query';
 import { NO_PLANNING } from './planning/plan-query.js';
@@ -31,6 +37,12 @@ export interface EngineSettings {
    * search-config.ts); null: ignore the file.
    */
   config?: SearchConfig | null;
+  /**
+   * The chat model for the query rewrite. undefined: from the environment
+   * (CODESIFT_LLM_MODEL, OLLAMA_HOST) and the repository config file's
+   * "llm" section, none when no model is set there; null: none.
+   */
+  llm?: LlmClient | null;
 }
 
 export function checkSettings(options: EngineSettings): void {
@@ -105,7 +117,22 @@ export function planOptions(request: SearchRequest, vectorAvailable: boolean): P
       hint: "use 'implementation', 'tests' or 'all'",
     });
   }
+  if (
+    request.rewrite !== undefined &&
+    request.rewrite !== 'auto' &&
+    request.rewrite !== 'on' &&
+    request.rewrite !== 'off'
+  ) {
+    throw new CodesiftError(
+      'INVALID_ARGUMENT',
+      `unknown rewrite ${JSON.stringify(request.rewrite)}`,
+      {
+        hint: "use 'auto', 'on' or 'off'",
+      },
+    );
+  }
   const out: PlanOptions = { limit, vectorAvailable };
+  if (request.rewrite !== undefined) out.rewrite = request.rewrite;
   if (request.fusion !== undefined) out.fusion = request.fusion;
   if (request.vectorWeight !== undefined) out.vectorWeight = request.vectorWeight;
   if (request.rrfK !== undefined) out.rrfK = request.rrfK;
@@ -149,4 +176,12 @@ export function withRequestSynonyms(config: PlannerConfig, request: SearchReques
       request.synonymsMode ?? 'extend',
     ),
   };
+}
+
+/** The engine's LLM client: the given one, or one from the environment and the repository's config file. */
+export function llmClientFor(root: string | null, options: EngineSettings): LlmClient | null {
+  if (options.llm !== undefined) return options.llm;
+  const file = root === null ? {} : readRepositoryLlmSettings(root).llm;
+  const config = resolveLlmConfig(options.env ?? process.env, file);
+  return config === null ? null : createLlmClient(config);
 }

@@ -22,7 +22,7 @@ export interface SearchIndex {
   readonly location: string;
   readonly keyword: Pick<KeywordIndex, 'search'>;
   readonly vectors: Pick<VectorIndex, 'search'>;
-  readonly symbols: Pick<SymbolIndex, 'lookup' | 'vocabulary' | 'inFile'>;
+  readonly symbols: Pick<SymbolIndex, 'lookup' | 'vocabulary' | 'inFile' | 'related'>;
   readonly chunks: ChunkStore;
   /** `get` only: getSnippet reads just the files the index holds. */
   readonly manifest: Pick<Manifest, 'get'>;

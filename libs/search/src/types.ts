@@ -1,7 +1,7 @@
 import type { SymbolInfo } from '@codesift/core';
 import type { SynonymMergeMode, SynonymTable } from '@codesift/query';
 import type { PlannerSwitches } from './planning/switches.js';
-import type { FusionMode, QueryPlan } from './planning/types.js';
+import type { FusionMode, QueryPlan, RewriteMode } from './planning/types.js';
 
 /** Restricts a search. Globs are picomatch patterns over paths relative to the indexed root. */
 export interface SearchFilter {
@@ -59,6 +59,12 @@ export interface SearchRequest extends Partial<PlannerSwitches> {
   synonyms?: SynonymTable;
   /** 'extend' (default) appends to a word's synonyms, 'replace' replaces them. */
   synonymsMode?: SynonymMergeMode;
+  /**
+   * The LLM query rewrite (needs a configured model): 'auto' (default) for
+   * natural-language questions, 'on' for short keyword queries too, 'off'
+   * never. See planning/rewrite-decision.ts.
+   */
+  rewrite?: RewriteMode;
 }
 
 /** Where a result's score came from. Ranks are 1-based; null when that side did not return the chunk. */
@@ -157,9 +163,15 @@ export interface SearchEngine {
    * engines over stores that cannot list them (remote, cluster) leave it out.
    */
   fileSymbols?(path: string): Promise<SymbolInfo[]>;
+  /**
+   * Symbol names with how many symbols carry each: most frequent first, or
+   * with `terms` the names relevant to those words (their name parts or doc
+   * comments match), most relevant first: the slice the LLM rewrite sends.
+   */
   vocabulary(options?: {
     prefix?: string;
     limit?: number;
+    terms?: string[];
   }): Promise<{ name: string; count: number }[]>;
   status(): Promise<IndexStatusInfo>;
   /** Reads lines of an indexed file from disk; refuses paths outside the root (PATH_OUTSIDE_ROOT). */

@@ -126,6 +126,13 @@ export interface SymbolIndex {
   inFile?(path: string): Promise<SymbolInfo[]>;
   /** Distinct symbol names with how many symbols carry each, most frequent first. */
   vocabulary(opts?: VocabularyOptions): Promise<{ name: string; count: number }[]>;
+  /**
+   * Symbols whose name or doc comment contains one of `words` (lowercase
+   * stems), best first: more words in the name, then in the doc, then the
+   * shorter name; one symbol per name. Optional: a store without it (the
+   * cluster's symbol service) leaves the caller to fall back on lookup.
+   */
+  related?(words: readonly string[], opts?: { limit?: number }): Promise<SymbolInfo[]>;
   count(): Promise<number>;
 }
 

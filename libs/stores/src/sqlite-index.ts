@@ -153,6 +153,9 @@ class SqliteIndex implements SqliteLocalIndex {
       async vocabulary(opts) {
         return self.read(() => sym.vocabulary(opts));
       },
+      async related(words, opts) {
+        return self.read(() => sym.related(words, opts));
+      },
       async count() {
         return self.read(() => countRows(self.ctx, 'symbols'));
       },

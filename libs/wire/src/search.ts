@@ -31,8 +31,9 @@ import type {
  * A SearchService request as the engine's request. The ablation switches
  * map to the engine's feature options (no_expansion -> expansion: false,
  * ...); an unset focus lets the planner infer it; an unset limit is
- * DEFAULT_LIMIT. `rewrite` is accepted but not acted on: the local engine
- * has no LLM rewrite. Bounds on the request (its size, the limit) are the
+ * DEFAULT_LIMIT. `rewrite` (optional bool) is the LLM rewrite's mode: unset
+ * 'auto', true 'on', false 'off'; the rewrite runs only where the server
+ * has a model configured. Bounds on the request (its size, the limit) are the
  * server's to check before; an enum value this version does not know is
  * INVALID_ARGUMENT.
  */
@@ -50,6 +51,7 @@ export function searchRequestFromProto(req: ProtoSearchRequest): SearchRequest {
   const focus = focusFromProto(req.focus);
   if (focus) out.focus = focus;
   if (req.noExpansion) out.expansion = false;
+  if (req.rewrite !== undefined) out.rewrite = req.rewrite ? 'on' : 'off';
   if (req.noAnchor) out.anchors = false;
   if (req.noFocus) out.focusScoring = false;
   const f = req.filter;
@@ -145,7 +147,8 @@ const FOCUS_FROM_PROTO = new Map(
 /**
  * The client side of searchRequestFromProto: an engine request as a
  * SearchService request. Only what the protocol carries goes out (query,
- * limit, filter, fusion, focus, collapse, explain, the ablation switches);
+ * limit, filter, fusion, focus, collapse, explain, the ablation switches,
+ * the rewrite mode: 'auto' travels as unset);
  * the server's own configuration decides the rest. `explain` overrides the
  * request's flag (a caller may want the plan without showing score parts).
  */
@@ -164,6 +167,9 @@ export function searchRequestToProto(
     noExpansion: request.expansion === false,
     noAnchor: request.anchors === false,
     noFocus: request.focusScoring === false,
+    ...(request.rewrite === undefined || request.rewrite === 'auto'
+      ? {}
+      : { rewrite: request.rewrite === 'on' }),
     ...(f
       ? {
           filter: {

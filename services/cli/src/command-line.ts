@@ -129,3 +129,18 @@ function editDistance(a: string, b: string): number {
   }
   return previous[b.length]!;
 }
+
+/** The LLM rewrite's command-line option, shared by search and eval. */
+export const REWRITE_OPTION = {
+  rewrite: {
+    type: 'string',
+    value: '<mode>',
+    help: 'LLM query rewrite, auto, on or off (default auto: natural-language questions, when a model is configured; on: short keyword queries too; identifiers and stack traces are never sent)',
+  },
+} as const satisfies OptionSpecs;
+
+/** `--rewrite`'s value checked; undefined when not given. */
+export function rewriteMode(value: string | undefined): 'auto' | 'on' | 'off' | undefined {
+  if (value === undefined || value === 'auto' || value === 'on' || value === 'off') return value;
+  throw new UsageError(`--rewrite must be auto, on or off, got ${value}`);
+}

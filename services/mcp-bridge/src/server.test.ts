@@ -69,7 +69,9 @@ describe('mcp tools over an in-memory client', () => {
       'path_exclude',
       'path_include',
       'query',
+      'rewrite',
     ]);
+    assert.deepEqual(props.rewrite?.enum, ['auto', 'on', 'off']);
     assert.equal(props.limit?.maximum, 50);
     assert.equal(props.limit?.default, 10);
     assert.equal(props.query?.maxLength, 20_000);

@@ -27,8 +27,9 @@ import { DEFAULT_DOC_MULTIPLIER, DEFAULT_FOCUS_MULTIPLIER, planFocus } from './f
 import { adaptiveVectorWeight } from './fusion-weights.js';
 import { keywordTerms } from './keyword-terms.js';
 import { hasQueryFilters, mergeFilters } from './merge-filter.js';
+import { decideRewrite } from './rewrite-decision.js';
 import { allSwitches, resolveSwitches } from './switches.js';
-import type { FusionMode, PlannerConfig, PlanOptions, QueryPlan } from './types.js';
+import type { FusionMode, LlmRewritePlan, PlannerConfig, PlanOptions, QueryPlan } from './types.js';
 import { vectorText } from './vector-text.js';
 
 // Defined in core, where the surfaces that only translate requests find them too.
@@ -66,6 +67,7 @@ export const DEFAULT_PLANNER_CONFIG: Readonly<Omit<PlannerConfig, 'synonyms'>> =
  */
 export const NO_PLANNING: Readonly<PlanOptions> = Object.freeze({
   fusion: 'linear',
+  rewrite: 'off',
   ...allSwitches(false),
   fileScore: 'best',
 });
@@ -267,6 +269,9 @@ export function planQuery(
     );
   }
 
+  const llmRewrite = planLlmRewrite(parsed, options);
+  reasons.push(`llm rewrite: ${llmRewrite.decision}, ${llmRewrite.reason}`);
+
   return {
     version: 1,
     rewrite,
@@ -282,6 +287,27 @@ export function planQuery(
     focus,
     files,
     boostDepth: Math.min(depth, MAX_BOOST_DEPTH),
+    llmRewrite,
     reasons,
+  };
+}
+
+function planLlmRewrite(parsed: ParsedQuery, options: PlanOptions): LlmRewritePlan {
+  const mode = options.rewrite ?? 'auto';
+  const model = options.llmModel ?? null;
+  const { decision, reason, retryOnEmpty } = decideRewrite(parsed, mode, model);
+  return {
+    mode,
+    decision,
+    reason,
+    model,
+    retryOnEmpty,
+    retry: false,
+    terms: [],
+    dropped: [],
+    focus: null,
+    vocabulary: 0,
+    ms: null,
+    fallback: null,
   };
 }

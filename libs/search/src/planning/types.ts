@@ -25,7 +25,8 @@ export interface PlannedTerm {
   term: string;
   /** Multiplies the term's BM25 contribution; originals 1, expansions less. */
   weight: number;
-  source: ExpansionSource;
+  /** 'rewrite': suggested by the LLM rewrite (rewrite-step.ts), weighted below the user's words. */
+  source: ExpansionSource | 'rewrite';
   /** The user's text it came from. */
   from: string;
 }
@@ -40,6 +41,35 @@ export interface PlannedAnchor {
   caseSensitive: boolean;
   /** Share of the anchor boost, relative to the other anchors. */
   weight: number;
+}
+
+/** Whether the LLM rewrite may run: 'auto' when the query is worth it, 'on' for short queries too, 'off' never. */
+export type RewriteMode = 'auto' | 'on' | 'off';
+
+/** The LLM query rewrite (planning/rewrite-decision.ts, then rewrite-step.ts). */
+export interface LlmRewritePlan {
+  mode: RewriteMode;
+  /** The planner's decision; the step may still fall back (see `fallback`). */
+  decision: 'run' | 'skip';
+  reason: string;
+  /** The configured model; null when none. */
+  model: string | null;
+  /** A skip the engine overrides once when the query finds nothing (a short keyword query). */
+  retryOnEmpty: boolean;
+  /** Whether the step ran because the query found nothing (a skipped query's one attempt). */
+  retry: boolean;
+  /** The model's terms that are in the index, as searched. */
+  terms: string[];
+  /** The model's terms found nowhere in the index, not searched. */
+  dropped: string[];
+  /** The model's focus, when it was applied (the user gave none). */
+  focus: Focus | null;
+  /** Symbols in the vocabulary slice sent with the question. */
+  vocabulary: number;
+  /** Milliseconds the step took (slice, model call, checks); null when it did not run. */
+  ms: number | null;
+  /** Why the step's answer was not used, e.g. 'timeout: no answer ...'; null when used or not run. */
+  fallback: string | null;
 }
 
 /** How a file's score is made from its chunks' when results are collapsed to files. */
@@ -136,6 +166,7 @@ export interface QueryPlan {
   };
   /** Best fused candidates whose content is read for anchor matching. */
   boostDepth: number;
+  llmRewrite: LlmRewritePlan;
   /** The decisions above in words, in the order they were taken. */
   reasons: string[];
 }
@@ -155,6 +186,10 @@ export interface PlanOptions extends Partial<PlannerSwitches> {
   filter?: SearchFilter;
   /** Whether the engine has a vector side at all (an index without vectors does not). */
   vectorAvailable?: boolean;
+  /** The LLM rewrite's mode; default 'auto'. */
+  rewrite?: RewriteMode;
+  /** The engine's configured LLM model; unset or null: none (the rewrite never runs). */
+  llmModel?: string | null;
 }
 
 /** Engine-wide settings: defaults, then the repository's config file (see search-config.ts). */

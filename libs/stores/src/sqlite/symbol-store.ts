@@ -1,4 +1,5 @@
-/** Symbols: case-insensitive exact and prefix lookup, a file's symbols, and the name vocabulary. */
+/** Symbols: case-insensitive exact and prefix lookup, a file's symbols, the name vocabulary and the names related to some words. */
+import { wordStems } from '@codesift/analysis';
 import type { SymbolInfo, UnitKind } from '@codesift/core';
 import type { SymbolLookupOptions, VocabularyOptions } from '../ports.js';
 import { omit, prefixEnd, type SqliteContext } from './sql.js';
@@ -104,6 +105,44 @@ export class SymbolStore {
     ).map(rowToSymbol);
   }
 
+  /** The symbols whose name parts (2 points) or doc words (1) match the words' stems, best first, one per name. */
+  related(words: readonly string[], opts?: { limit?: number }): SymbolInfo[] {
+    const limit = Math.floor(opts?.limit ?? 40);
+    const needles = [...new Set(words.map((w) => w.toLowerCase()).filter((w) => w.length >= 3))];
+    if (!(limit > 0) || needles.length === 0) return [];
+    // LIKE is a scan, but of one table and only for queries sent to a model
+    // (seconds of model time dwarf it); the candidates are scored here.
+    const like = needles
+      .map(() => "(name_lc LIKE ? ESCAPE '\\' OR doc LIKE ? ESCAPE '\\')")
+      .join(' OR ');
+    const params = needles.flatMap((w) => [`%${escapeLike(w)}%`, `%${escapeLike(w)}%`]);
+    const rows = this.ctx
+      .stmt(`SELECT * FROM symbols WHERE ${like} LIMIT ${RELATED_CANDIDATES}`)
+      .all(...params) as SymbolRow[];
+    const scored = new Map<string, { row: SymbolRow; score: number }>();
+    for (const row of rows) {
+      const nameParts = new Set(wordStems(row.name));
+      const docWords = new Set(wordStems(row.doc));
+      let score = 0;
+      for (const w of needles) {
+        if (nameParts.has(w)) score += 2;
+        else if (docWords.has(w)) score += 1;
+      }
+      if (score === 0) continue;
+      const prev = scored.get(row.name);
+      if (!prev || prev.score < score) scored.set(row.name, { row, score });
+    }
+    return [...scored.values()]
+      .sort(
+        (a, b) =>
+          b.score - a.score ||
+          a.row.name.length - b.row.name.length ||
+          a.row.name.localeCompare(b.row.name),
+      )
+      .slice(0, limit)
+      .map((x) => rowToSymbol(x.row));
+  }
+
   vocabulary(opts?: VocabularyOptions): { name: string; count: number }[] {
     const limit = Math.floor(opts?.limit ?? 1000);
     if (!(limit > 0)) return [];
@@ -117,4 +156,11 @@ export class SymbolStore {
       )
       .all(...params, limit) as { name: string; count: number }[];
   }
+}
+
+/** Rows read before scoring in `related`. */
+const RELATED_CANDIDATES = 2000;
+
+function escapeLike(w: string): string {
+  return w.replace(/[\\%_]/g, (c) => `\\${c}`);
 }

@@ -15,7 +15,14 @@ import {
 import { createEmbedderFromEnv, type Embedder } from '@codesift/models';
 import { defaultIndexPath, type IndexProgress } from '@codesift/pipeline';
 import { type FusionMode, openLocalEngine } from '@codesift/search';
-import { HELP_OPTION, type OptionSpecs, optionHelp, parseCommandLine } from '../command-line.js';
+import {
+  HELP_OPTION,
+  type OptionSpecs,
+  optionHelp,
+  parseCommandLine,
+  REWRITE_OPTION,
+  rewriteMode,
+} from '../command-line.js';
 import { indexFileFromOption } from '../index-location.js';
 import { type CliIO, EXIT, UsageError } from '../io.js';
 import {
@@ -104,6 +111,7 @@ const SWITCH_OPTIONS = {
     value: '<mode>',
     help: "best, decayed or auto: a file's score from its best chunk, or best plus a decayed share of its next chunks; auto: decayed for long (report) queries",
   },
+  ...REWRITE_OPTION,
   'no-baseline': { type: 'boolean', help: 'skip the BM25 baseline' },
   json: { type: 'boolean', help: 'print the full report as JSON (with per-query ranks)' },
   quiet: { type: 'boolean', short: 'q', help: 'no progress on stderr' },
@@ -190,6 +198,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (values['no-report-focus']) switches.reportFocus = false;
   if (values['no-doc-demotion']) switches.docDemotion = false;
   if (values['no-boilerplate']) switches.boilerplate = false;
+  const rewrite = rewriteMode(values.rewrite);
+  if (rewrite) switches.rewrite = rewrite;
   const fileScore = values['file-score'];
   if (fileScore !== undefined) {
     if (fileScore !== 'best' && fileScore !== 'decayed' && fileScore !== 'auto') {

@@ -7,7 +7,14 @@ import type {
   SearchResponse,
   SearchResult,
 } from '@codesift/search';
-import { HELP_OPTION, type OptionSpecs, optionHelp, parseCommandLine } from '../command-line.js';
+import {
+  HELP_OPTION,
+  type OptionSpecs,
+  optionHelp,
+  parseCommandLine,
+  REWRITE_OPTION,
+  rewriteMode,
+} from '../command-line.js';
 import { openEngineFromArgs } from '../engine-from-args.js';
 import { type CliIO, EXIT, UsageError } from '../io.js';
 import { styleFor } from '../ui/format.js';
@@ -70,6 +77,7 @@ const OPTIONS = {
     type: 'boolean',
     help: 'no focus scoring (tests and code rank alike)',
   },
+  ...REWRITE_OPTION,
   files: { type: 'boolean', help: 'one result per file (its best chunk)' },
   'keyword-only': {
     type: 'boolean',
@@ -128,7 +136,9 @@ Exit status: 0 on success (also when nothing matched), 1 when the search
 failed (no index, corrupt index), 2 for a wrong command line.
 
 Environment:
-  OLLAMA_HOST             Ollama server, for an index embedded with Ollama
+  OLLAMA_HOST             Ollama server, for an index embedded with Ollama and the LLM rewrite
+  CODESIFT_LLM_MODEL      chat model for the LLM rewrite (e.g. qwen3:0.6b); unset: no rewrite
+                          (or "llm": { "model": ... } in the config file; see docs/LLM.md)
   CODESIFT_TOKEN          token for --remote when --token is not given
 `;
 
@@ -150,6 +160,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (focus !== undefined && focus !== 'implementation' && focus !== 'tests' && focus !== 'all') {
     throw new UsageError(`--focus must be implementation, tests or all, got ${focus}`);
   }
+  const rewrite = rewriteMode(values.rewrite);
   let deadlineMs: number | undefined;
   if (values.deadline !== undefined) {
     deadlineMs = Number(values.deadline);
@@ -171,6 +182,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   };
   if (fusion) request.fusion = fusion as FusionMode;
   if (focus) request.focus = focus;
+  if (rewrite) request.rewrite = rewrite;
   if (values['no-expansion']) request.expansion = false;
   if (values['no-anchor']) request.anchors = false;
   if (values['no-focus']) request.focusScoring = false;
@@ -222,7 +234,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const out = styleFor(io.stdout, io.env);
   const err = styleFor(io.stderr, io.env);
   for (const d of response.degraded) {
-    io.stderr.write(`${err.yellow('warning:')} ${d} (results are from the other side only)\n`);
+    const without = d.startsWith('rewrite:')
+      ? 'searched without the rewrite'
+      : 'results are from the other side only';
+    io.stderr.write(`${err.yellow('warning:')} ${d} (${without})\n`);
   }
   if (values.explain && response.plan) io.stdout.write(`${out.dim(renderPlan(response.plan))}\n`);
   if (response.results.length === 0) {
@@ -291,6 +306,15 @@ export function renderPlan(plan: QueryPlan): string {
   );
   if (plan.vector.run || plan.vector.fallbackOnEmpty) {
     lines.push(`  vector text: ${JSON.stringify(oneLine(plan.vector.text, 120))}`);
+  }
+  const rw = plan.llmRewrite;
+  if (rw?.ms != null) {
+    lines.push(
+      `  llm rewrite: ${rw.model}, ${rw.ms} ms${rw.retry ? ' (retry: nothing found)' : ''}; ` +
+        (rw.fallback
+          ? `fell back: ${oneLine(rw.fallback, 120)}`
+          : `terms ${rw.terms.join(' ') || '(none)'}${rw.dropped.length > 0 ? `, dropped ${rw.dropped.join(' ')}` : ''}, focus ${rw.focus ?? '(unchanged)'}`),
+    );
   }
   return `${lines.join('\n')}\n`;
 }

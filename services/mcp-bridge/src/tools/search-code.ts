@@ -54,6 +54,14 @@ export const searchCodeInput = {
       'How keyword and semantic rankings are combined: "linear" (default, score blend) or ' +
         '"rrf" (reciprocal rank fusion, steadier when the two sides disagree).',
     ),
+  rewrite: z
+    .enum(['auto', 'on', 'off'])
+    .optional()
+    .describe(
+      'LLM query rewrite where the server has a model configured: "auto" (default) translates ' +
+        'natural-language questions into the repository\'s identifiers, "on" short keyword queries too, ' +
+        '"off" never. Identifiers and stack traces are never rewritten.',
+    ),
 };
 
 const resultSchema = z.object({
@@ -149,6 +157,7 @@ export function toSearchRequest(
   };
   if (Object.keys(filter).length) request.filter = filter;
   if (args.fusion) request.fusion = args.fusion;
+  if (args.rewrite) request.rewrite = args.rewrite;
   if (signal) request.signal = signal;
   if (deadlineMs !== undefined) request.deadlineMs = deadlineMs;
   return request;
