@@ -458,3 +458,33 @@ describe('SqliteIndex as LocalIndex', () => {
     ix.close();
   });
 });
+
+test('symbols.related: names and doc comments sharing a stem, best first, one per name', async () => {
+  const ix = openSqliteIndex(':memory:');
+  const s = (name: string, doc: string, p = 'src/a.ts', line = 1): SymbolInfo => ({
+    id: symbolId(p, name, line),
+    name,
+    qualifiedName: name,
+    kind: 'function',
+    path: p,
+    language: 'typescript',
+    startLine: line,
+    endLine: line + 1,
+    parent: null,
+    signature: '',
+    doc,
+  });
+  await ix.symbols.upsert([
+    s('addEdge', 'Links two nodes.'),
+    s('addEdge', '', 'src/b.ts', 5),
+    s('GraphStore', 'Holds edges and nodes.'),
+    s('parseFlags', 'Reads switches.'),
+  ]);
+  const names = (await ix.symbols.related!(['edge', 'graph'])).map((x) => x.name);
+  // GraphStore: graph in the name (2) + edge in the doc (1); addEdge: edge in the name.
+  assert.deepEqual(names.slice(0, 2), ['GraphStore', 'addEdge']);
+  assert.ok(!names.includes('parseFlags'));
+  assert.equal(names.filter((n) => n === 'addEdge').length, 1);
+  assert.deepEqual(await ix.symbols.related!([]), []);
+  ix.close();
+});

@@ -143,3 +143,14 @@ test('a request round-trips through the client and server mappings', () => {
     includePlan: false,
   });
 });
+
+test('the rewrite mode travels as the optional bool: unset auto, true on, false off', () => {
+  for (const mode of ['on', 'off'] as const) {
+    const proto = create(SearchRequestSchema, searchRequestToProto({ query: 'x', rewrite: mode }));
+    assert.equal(proto.rewrite, mode === 'on');
+    assert.equal(searchRequestFromProto(proto).rewrite, mode);
+  }
+  const auto = create(SearchRequestSchema, searchRequestToProto({ query: 'x', rewrite: 'auto' }));
+  assert.equal(auto.rewrite, undefined);
+  assert.equal(searchRequestFromProto(auto).rewrite, undefined);
+});

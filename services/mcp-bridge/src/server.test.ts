@@ -95,12 +95,14 @@ describe('mcp tools over an in-memory client', () => {
       path_exclude: ['**/*.test.ts'],
       files_only: true,
       fusion: 'rrf',
+      rewrite: 'off',
     });
     assert.equal(r.isError, undefined, text(r));
     const [request] = engine.callsOf('search').at(-1) as [Record<string, unknown>];
     assert.equal(request.query, 'addEdge');
     assert.equal(request.limit, 5);
     assert.equal(request.fusion, 'rrf');
+    assert.equal(request.rewrite, 'off');
     assert.equal(request.collapseFiles, true);
     assert.deepEqual(request.filter, {
       languages: ['typescript', 'python'],
@@ -116,6 +118,7 @@ describe('mcp tools over an in-memory client', () => {
     assert.equal(request.collapseFiles, false);
     assert.equal(request.filter, undefined);
     assert.equal(request.fusion, undefined);
+    assert.equal(request.rewrite, undefined, 'unset: the engine decides (auto)');
   });
 
   test('search_code returns readable text and structured results', async () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -83,5 +83,32 @@ describe('codesift search --rewrite (CLI, end to end)', () => {
     const bad = await search(['--rewrite', 'maybe', QUESTION]);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--rewrite must be auto, on or off/);
+  });
+
+  test('codesift eval --rewrite on passes the mode to every search', async () => {
+    const set = path.join(work, 'set.jsonl');
+    writeFileSync(
+      set,
+      `${JSON.stringify({ id: 'q', query: QUESTION, relevant_files: ['src/graph.ts'] })}\n`,
+    );
+    const before = fake.generations().length;
+    const r = await runCli(
+      [
+        'eval',
+        '--set',
+        set,
+        '--repo',
+        root,
+        '--no-vectors',
+        '--no-baseline',
+        '--json',
+        '--rewrite',
+        'on',
+      ],
+      { cwd: work, env },
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout).engine.switches, { rewrite: 'on' });
+    assert.ok(fake.generations().length > before, 'the model was asked');
   });
 });
