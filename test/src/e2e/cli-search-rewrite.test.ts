@@ -60,6 +60,15 @@ describe('codesift search --rewrite (CLI, end to end)', () => {
     assert.equal(out.results[0].path, 'src/graph.ts');
   });
 
+  test('--explain prints the rewrite: model, milliseconds, terms, focus', async () => {
+    const r = await runCli(
+      ['search', '--index', root, '--keyword-only', '--explain', '--rewrite', 'on', QUESTION],
+      { env },
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /llm rewrite: qwen3:0\.6b, \d+ ms; terms [^\n]*addEdge[^\n]*, focus/);
+  });
+
   test('--rewrite off, or no model configured: nothing is sent', async () => {
     const before = fake.generations().length;
     const off = await search(['--rewrite', 'off', QUESTION]);
