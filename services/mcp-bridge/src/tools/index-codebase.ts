@@ -72,20 +72,15 @@ export function registerIndexCodebase(server: McpServer, workspace: LocalWorkspa
       const token = extra._meta?.progressToken;
       let sentAt = 0;
       let sentDone = -1;
-      const notify = (s: IndexJobStatus) => {
-        if (token === undefined) return;
-        // Progress must grow with every notification (MCP): a change of phase
-        // alone is not sent. The last count is never held back.
-        if (s.filesDone <= sentDone) return;
-        const final = s.state === 'succeeded' || s.state === 'failed';
-        if (!final && sentDone >= 0 && Date.now() - sentAt < PROGRESS_EVERY_MS) return;
+      let lastSend: Promise<void> = Promise.resolve();
+      const send = (s: IndexJobStatus) => {
         sentAt = Date.now();
         sentDone = s.filesDone;
-        void extra
+        return extra
           .sendNotification({
             method: 'notifications/progress',
             params: {
-              progressToken: token,
+              progressToken: token!,
               progress: s.filesDone,
               ...(s.filesTotal > 0 ? { total: s.filesTotal } : {}),
               message: describeJob(s),
@@ -95,12 +90,26 @@ export function registerIndexCodebase(server: McpServer, workspace: LocalWorkspa
             // A client gone mid-job stops hearing progress; the job goes on.
           });
       };
+      const notify = (s: IndexJobStatus) => {
+        if (token === undefined) return;
+        // Progress must grow with every notification (MCP): a change of phase
+        // alone is not sent.
+        if (s.filesDone <= sentDone) return;
+        const final = s.state === 'succeeded' || s.state === 'failed';
+        if (!final && sentDone >= 0 && Date.now() - sentAt < PROGRESS_EVERY_MS) return;
+        lastSend = send(s);
+      };
       let final: IndexJobStatus;
       try {
         final = await workspace.follow(started.job.jobId, notify, extra.signal);
       } catch (err) {
         return errorResultFrom(err);
       }
+      // The last count is never held back: a client stops listening once the
+      // call has answered, so it goes out, awaited, before the answer (a
+      // throttled last update was otherwise lost under load).
+      if (token !== undefined && final.filesDone > sentDone) lastSend = send(final);
+      await lastSend;
       if (final.state === 'failed') {
         return errorResult(
           `indexing ${workspace.root} failed: ${final.error ?? 'unknown error'}`,
