@@ -142,8 +142,12 @@ describe('codesift index (CLI, end to end)', () => {
     await new Promise<void>((resolve, reject) => {
       child.stderr?.on('data', (d) => {
         stderr += d;
-        if (!killTimer && /indexing \d+ of/.test(stderr))
-          killTimer = setTimeout(() => child.kill('SIGKILL'), 3000);
+        // Killed once progress shows more files done than one commit holds
+        // (64): a fixed delay killed a run on a loaded machine before its
+        // first commit, and the resumed run then had everything to redo.
+        const done = [...stderr.matchAll(/(\d+)\/300 files/g)].map((m) => Number(m[1]));
+        if (!killTimer && done.some((n) => n >= 70))
+          killTimer = setTimeout(() => child.kill('SIGKILL'), 0);
       });
       child.on('close', () => resolve());
       child.on('error', reject);
