@@ -338,8 +338,15 @@ test('a nats-server restart mid-stream resumes; every message arrives (exactly o
   await server.restart({ hard: true });
   for (let i = 30; i < 60; i++) await publish(js, 'files', file(i));
   await waitFor('all 60 after restart', () => new Set(handled).size === 60, 20_000);
-  await waitFor('stream drained', async () => {
-    return (await jsm.streams.info(WORK_QUEUES.files.stream)).state.messages === 0;
+  // Nothing is left to deliver or waiting for an ack. (Not "the stream is
+  // empty": after a SIGKILL, nats-server 2.9 can come back with messages
+  // whose acks the consumer had recorded but whose removal from the
+  // work-queue stream it had not yet written: seen under load, the consumer's
+  // ack floor at 60 with 24 messages still stored. They are never delivered
+  // again; deploy/README says what a killed server means.)
+  await waitFor('nothing left to deliver', async () => {
+    const ci = await jsm.consumers.info(WORK_QUEUES.files.stream, 'chunker');
+    return ci.num_pending === 0 && ci.num_ack_pending === 0 && ci.ack_floor.stream_seq === 60;
   });
   await c.stop();
   assert.equal(new Set(handled).size, 60);
