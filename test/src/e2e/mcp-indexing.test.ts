@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
-import { cliBin, collect, firstLine, startCli } from '../support/cli.js';
+import { cliBin, collect, firstLine, LOCAL_MCP_TOOLS, startCli } from '../support/cli.js';
 import { writeTree } from '../support/tree.js';
 
 const TOKEN = 'e2e-index-token-9c1f2b7a4d6e';
@@ -161,16 +161,7 @@ describe('codesift mcp on an unindexed root (end to end)', () => {
     await client.connect(transport);
     try {
       const { tools } = await client.listTools();
-      assert.deepEqual(tools.map((t) => t.name).sort(), [
-        'clear_index',
-        'find_references',
-        'find_symbol',
-        'get_file_outline',
-        'get_snippet',
-        'index_codebase',
-        'index_status',
-        'search_code',
-      ]);
+      assert.deepEqual(tools.map((t) => t.name).sort(), LOCAL_MCP_TOOLS);
       const clear = tools.find((t) => t.name === 'clear_index')!;
       assert.equal(clear.annotations?.destructiveHint, true);
       assert.match(clear.description ?? '', /^Destructive/);

@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { cliBin, collect, firstLine, runCli, startCli } from '../support/cli.js';
+import { cliBin, collect, firstLine, LOCAL_MCP_TOOLS, runCli, startCli } from '../support/cli.js';
 import { writeTree } from '../support/tree.js';
 
 const TOKEN = 'e2e-token-5f0c1d9a7b3e4a21';
@@ -82,16 +82,7 @@ describe('codesift mcp (end to end)', () => {
     const pid = transport.pid;
     try {
       const { tools } = await client.listTools();
-      assert.deepEqual(tools.map((t) => t.name).sort(), [
-        'clear_index',
-        'find_references',
-        'find_symbol',
-        'get_file_outline',
-        'get_snippet',
-        'index_codebase',
-        'index_status',
-        'search_code',
-      ]);
+      assert.deepEqual(tools.map((t) => t.name).sort(), LOCAL_MCP_TOOLS);
 
       const call = async (name: string, args: Record<string, unknown>) =>
         (await client.callTool({ name, arguments: args })) as CallToolResult;

@@ -85,3 +85,15 @@ export function firstLine(child: ChildProcess, timeoutMs: number): Promise<strin
     });
   });
 }
+
+/** The tools `codesift mcp` offers on a local index, sorted (the remote server has all but the index-changing ones). */
+export const LOCAL_MCP_TOOLS: readonly string[] = [
+  'clear_index',
+  'find_references',
+  'find_symbol',
+  'get_file_outline',
+  'get_snippet',
+  'index_codebase',
+  'index_status',
+  'search_code',
+];
