@@ -96,7 +96,21 @@ export interface FilterNode extends NodeBase {
   values: string[];
 }
 
-export type TraceFormat = 'python' | 'javascript' | 'java' | 'go' | 'rust' | 'generic';
+/** The runtime or tool a trace block comes from; 'java' is any JVM language, 'native' C and C++ (gdb, lldb, sanitizers). */
+export type TraceFormat =
+  | 'python'
+  | 'javascript'
+  | 'java'
+  | 'go'
+  | 'rust'
+  | 'dotnet'
+  | 'ruby'
+  | 'php'
+  | 'swift'
+  | 'native'
+  | 'shell'
+  | 'lua'
+  | 'generic';
 
 export interface StackFrame {
   /** The file as printed (a `file://` prefix removed); null when the frame has none. */

@@ -4,7 +4,6 @@
  * terms.
  */
 import type { StackFrame, TraceError, TraceFormat } from '../types.js';
-import { isExternal, normalizeFunction } from './user-code.js';
 
 const RE_TRAILING_LOCATION = /:(\d+)(?::(\d+))?$/;
 
@@ -20,6 +19,26 @@ export interface FrameDraft extends StackFrame {
   pathValue: string | null;
 }
 
+/** What a runtime says about its frames: which are not the user's code, and what a function is called in the repository. */
+export interface FrameRules {
+  format: TraceFormat;
+  /** Runtime, standard-library or dependency code rather than the user's. */
+  isExternal(path: string | null, fn: string | null): boolean;
+  /**
+   * The printed function reduced to the symbol path the chunker gives its
+   * definition (`ns::Shape::area(int) const` -> `ns.Shape.area`), or null
+   * when it names nothing a repository defines (`<module>`, `{main}`).
+   */
+  normalizeFunction(raw: string): string | null;
+}
+
+/** A printed function that names no definition: `<module>`, `<anonymous>`, `<main>`, `{main}`. */
+export function isPlaceholderFunction(f: string): boolean {
+  return (
+    f === '' || (f.startsWith('<') && f.endsWith('>')) || (f.startsWith('{') && f.endsWith('}'))
+  );
+}
+
 export interface ErrorDraft extends TraceError {
   typeStart: number;
   typeEnd: number;
@@ -28,7 +47,7 @@ export interface ErrorDraft extends TraceError {
 }
 
 export function frameDraft(
-  format: TraceFormat,
+  rules: FrameRules,
   start: number,
   end: number,
   path: [string, number, number] | null,
@@ -47,15 +66,18 @@ export function frameDraft(
     line: line !== undefined ? Number(line) : null,
     column: column !== undefined ? Number(column) : null,
     function: fnText,
-    external: isExternal(format, pathText, fnText),
+    external: rules.isExternal(pathText, fnText),
     start,
     end,
-    format,
+    format: rules.format,
     pathStart: path ? path[1] : -1,
     pathEnd: path ? path[2] : -1,
     fnStart: fn ? fn[1] : -1,
     fnEnd: fn ? fn[2] : -1,
-    fnValue: fnText !== null ? normalizeFunction(format, fnText) : null,
+    fnValue:
+      fnText !== null && !isPlaceholderFunction(fnText.trim())
+        ? rules.normalizeFunction(fnText.trim())
+        : null,
     pathValue,
   };
   return frame;
@@ -104,4 +126,46 @@ export function errorDraft(
     messageStart: msgG ? msgG[1] : -1,
     messageEnd: msgG ? msgG[2] : -1,
   };
+}
+
+/** An error type the runtime does not print (`panic`, a shell error): named, but no term of the input. */
+export function unnamedType(name: string, at: number): [string, number, number] {
+  return [name, at, at];
+}
+
+/** `[text, start, end]` of `text.slice(from, to)` for a line starting at `base`. */
+export function slice(
+  text: string,
+  from: number,
+  to: number,
+  base: number,
+): [string, number, number] {
+  return [text.slice(from, to), base + from, base + to];
+}
+
+/** Which groups of a match hold a frame's parts; a part without a group is absent. */
+export interface FrameGroups {
+  path?: number;
+  line?: number;
+  column?: number;
+  fn?: number;
+}
+
+/** The frame a `d`-flag match `m` of line `ln` prints, its parts in the groups `g` names. */
+export function frameFrom(
+  rules: FrameRules,
+  ln: { start: number; end: number },
+  m: RegExpExecArray,
+  g: FrameGroups,
+): FrameDraft {
+  const at = (k: number | undefined) => (k === undefined ? null : group(m, k, ln.start));
+  return frameDraft(
+    rules,
+    ln.start,
+    ln.end,
+    at(g.path),
+    g.line === undefined ? undefined : m[g.line],
+    g.column === undefined ? undefined : m[g.column],
+    at(g.fn),
+  );
 }

@@ -1,15 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseQuery } from '../parse/parse.js';
-import type { TraceNode } from '../types.js';
-
-function traces(input: string): TraceNode[] {
-  return parseQuery(input).nodes.filter((n): n is TraceNode => n.kind === 'trace');
-}
-
-function signals(t: TraceNode, role: string): string[] {
-  return t.terms.filter((x) => x.trace === role).map((x) => x.value);
-}
+import { signals, traces } from '../testing/traces.js';
 
 const PYTHON = `I get this when running the indexer:
 

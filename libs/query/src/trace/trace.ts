@@ -6,7 +6,8 @@
  * messages. This module finds blocks of trace lines and reduces each to a
  * TraceNode carrying those signals as terms.
  *
- * The line formats recognised are listed in classify.ts.
+ * The line formats recognised are the entries of the recognizer table
+ * (recognizers.ts), one module per runtime in formats/.
  *
  * A block needs at least one frame or one error line with a message: a
  * bare `ValueError` on its own is an identifier query, not a bug report.
@@ -15,7 +16,7 @@
  */
 import type { TraceNode } from '../types.js';
 import { type Block, blockToNode } from './block-node.js';
-import { classify } from './classify.js';
+import { candidateRecognizers, classify } from './classify.js';
 import { indentOf, MAX_TRACE_LINE, splitLines } from './lines.js';
 
 /**
@@ -23,22 +24,17 @@ import { indentOf, MAX_TRACE_LINE, splitLines } from './lines.js';
  * Text between them is left to the ordinary tokenizer.
  */
 export function detectTraces(input: string): TraceNode[] {
-  // Cheap pre-check: every recognised line has one of these.
-  if (
-    !/at |File "|Error|Exception|panic|goroutine|Warning|Fault|Failure|Exit|Interrupt|\.go:/.test(
-      input,
-    )
-  ) {
-    return [];
-  }
+  // Cheap pre-check: only the formats whose marks the input holds are tried, most often none.
+  const recognizers = candidateRecognizers(input);
+  if (recognizers.length === 0) return [];
   const lines = splitLines(input);
   const out: TraceNode[] = [];
   let block: Block | null = null;
-  let lastPyFrameIndent = -1;
+  let sourceIndent = -1;
   const close = (): void => {
     if (block && (block.frames.length > 0 || block.strong)) out.push(blockToNode(input, block));
     block = null;
-    lastPyFrameIndent = -1;
+    sourceIndent = -1;
   };
   let i = 0;
   while (i < lines.length) {
@@ -48,17 +44,17 @@ export function detectTraces(input: string): TraceNode[] {
       i++;
       continue;
     }
-    const r = classify(lines, i);
+    const r = classify(lines, i, recognizers);
     if (r.kind === 'other') {
       if (
         block !== null &&
-        lastPyFrameIndent >= 0 &&
-        indentOf(ln.text) > lastPyFrameIndent &&
+        sourceIndent >= 0 &&
+        indentOf(ln.text) > sourceIndent &&
         ln.text.length <= MAX_TRACE_LINE
       ) {
-        // The source line Python prints under a frame: code, but the frame already points at it.
+        // The source line printed under a frame (Python): code, but the frame already points at it.
         (block as Block).end = ln.end;
-        lastPyFrameIndent = -1;
+        sourceIndent = -1;
         i++;
         continue;
       }
@@ -79,10 +75,10 @@ export function detectTraces(input: string): TraceNode[] {
     }
     const b: Block = block;
     b.end = endLine.end;
-    lastPyFrameIndent = -1;
+    sourceIndent = -1;
     if (r.kind === 'frame') {
       b.frames.push(r.frame);
-      if (r.frame.format === 'python') lastPyFrameIndent = indentOf(ln.text);
+      if (r.sourceBelow) sourceIndent = indentOf(ln.text);
       if (b.format === null && r.frame.format !== 'generic') b.format = r.frame.format;
     } else if (r.kind === 'error') {
       b.errors.push(r.error);
