@@ -37,6 +37,15 @@ const cases: [string, string][] = [
   ['foo foo fooFoo', 'foo foo foofoo foo'],
   ['', ''],
   ['   ;;; ---  ', ''],
+  // Identifier shapes of C++, PHP, Rust, Ruby and shell: `::` joins a compound,
+  // `->` and `?`/`!` separate words, `$` stays on the variable with its bare name beside it.
+  ['std::vector::push_back', 'std::vector::push_back std vector push_back push back'],
+  ['$this->rate', '$this this rate'],
+  ['node->next', 'node next'],
+  ['def empty?; save!; end', 'def empty save end'],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
+  ['echo "$HOME/bin" ${TARGET}', 'echo $home/bin $home home bin target'],
+  ['println!("x")', 'println'],
 ];
 
 test('analyze: hand-computed term streams', () => {

@@ -19,6 +19,11 @@ export function isLetterLike(c: number): boolean {
   return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c >= 0xc0;
 }
 
+/** A character that can start an identifier: a letter, `_` or `$`. */
+export function isIdentStart(c: number): boolean {
+  return isLetterLike(c) || c === 95 || c === 36;
+}
+
 /** Characters a token may contain: word characters plus the connectors of paths and qualified names. */
 export function isTokenChar(c: number): boolean {
   if (c < 128) {

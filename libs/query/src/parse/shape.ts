@@ -59,7 +59,10 @@ export interface Classified {
 }
 
 const RE_LINE_SUFFIX = /:(\d{1,9})(?::(\d{1,9}))?$/;
-const RE_DOTTED = /^[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)+$/;
+/** A qualified name: `a.b`, `a::b`, Ruby's `A#b`, member access `$a->b` (PHP, C++). */
+const RE_DOTTED = /^[A-Za-z_$][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)+$/;
+/** Ruby's predicate and bang methods end in `?` and `!` (the tokenizer keeps the suffix only on names). */
+const RE_NAME_SUFFIX = /[\w$][?!]$/;
 const RE_NUMBER = /^(?:\d+(?:[.,_-]\d+)*|0[xX][0-9a-fA-F]+|[vV]\d+(?:\.\d+)+)$/;
 const RE_UPPER_CODE = /^[A-Z][A-Z0-9]*(?:[-_.][A-Z0-9]+)*$/;
 const RE_SCREAMING = /^_*[A-Z][A-Z0-9]*(?:_+[A-Z0-9]+)+_*$/;
@@ -101,6 +104,11 @@ function extensionOf(token: string): string {
  * anchored and free of nested quantifiers, so it runs in linear time.
  */
 export function classifyToken(token: string): Classified {
+  if (RE_NAME_SUFFIX.test(token)) {
+    // `empty?` is the name `empty?` whatever shape its stem has: an identifier, never prose.
+    const stem = classifyToken(token.slice(0, -1)).shape;
+    return { shape: stem === 'word' || stem === 'acronym' ? 'snake' : stem, value: token };
+  }
   // Fast path for prose, the commonest token: letters only, at most the first one upper case.
   let plain = true;
   let hasPunct = false;

@@ -6,7 +6,14 @@
  * when it fails, so the pass is linear in the region length.
  */
 import type { PhraseNode, QueryNode, TermNode, TraceRole } from '../types.js';
-import { isAsciiAlnum, isLetterLike, isSpace, isTokenChar, isTrailingPunct } from './chars.js';
+import {
+  isAsciiAlnum,
+  isIdentStart,
+  isLetterLike,
+  isSpace,
+  isTokenChar,
+  isTrailingPunct,
+} from './chars.js';
 import { mergeCitations } from './citations.js';
 import { readFilter } from './filters.js';
 import { SingleQuoteCloser } from './quotes.js';
@@ -178,10 +185,20 @@ export function tokenize(
         isLetterLike(input.charCodeAt(j + 1))
       ) {
         j++; // `don't`, `user’s`
+      } else if (
+        d === 62 &&
+        j - 1 > i &&
+        input.charCodeAt(j - 1) === 45 &&
+        isWordEnd(input.charCodeAt(j - 2)) &&
+        j + 1 < end &&
+        isIdentStart(input.charCodeAt(j + 1))
+      ) {
+        j++; // `$this->rate`, `Foo->bar`: member access (PHP, C++) joins one name
       } else {
         break;
       }
     }
+    if (j > i && j < end && keepsPredicateSuffix(input, start, end, i, j)) j++;
     const range = trimToken(input, i, j);
     if (range) {
       const s = range[0];
@@ -201,6 +218,37 @@ export function tokenize(
     i = j > i ? j : i + 1;
   }
   mergeCitations(input, out, from);
+}
+
+/** A character a name can end with (before `->`, `?` or `!`). */
+function isWordEnd(c: number): boolean {
+  return isAsciiAlnum(c) || c === 95 || c >= 128;
+}
+
+/**
+ * Whether the `?` or `!` at input[j] ends the name input[i, j) (Ruby's
+ * `empty?` and `save!`, Rust's `println!`) rather than the sentence. Prose
+ * ends questions and exclamations the same way, so the suffix is kept only
+ * where a name is certain: in a qualified name (`Array#empty?`,
+ * `user.save!`), before a call's parenthesis (`println!(`), or when the
+ * name is the whole query. Never before `.` or `=` (`a?.b`, `a != b`).
+ */
+function keepsPredicateSuffix(
+  input: string,
+  start: number,
+  end: number,
+  i: number,
+  j: number,
+): boolean {
+  const c = input.charCodeAt(j);
+  if (c !== 63 && c !== 33) return false;
+  if (!isWordEnd(input.charCodeAt(j - 1))) return false;
+  const next = j + 1 < end ? input.charCodeAt(j + 1) : 32;
+  if (next === 40) return true;
+  if (!(isSpace(next) || next === 41 || next === 44 || next === 59)) return false;
+  // A qualified name, not a version (`1.7?`).
+  if (isIdentStart(input.charCodeAt(i)) && /[.#]|::|->/.test(input.slice(i, j))) return true;
+  return input.slice(start, i).trim() === '' && input.slice(j + 1, end).trim() === '';
 }
 
 function makePhrase(input: string, open: number, close: number, quote: '"' | "'"): PhraseNode {
