@@ -26,6 +26,7 @@ import {
   LookupSymbolResponseSchema,
   ManifestPageRequestSchema,
   ManifestPageSchema,
+  RelatedSymbolsRequestSchema,
 } from '@codesift/proto';
 import {
   type Msg,
@@ -64,6 +65,14 @@ export const SERVICES = {
     responder: 'symbols',
     request: GetVocabularyRequestSchema,
     response: GetVocabularyResponseSchema,
+  },
+  /** The symbols related to a question's words: the vocabulary slice the LLM rewrite sends. */
+  symbolRelated: {
+    subject: `${SUBJECT_PREFIX}.svc.symbols.related`,
+    queue: 'symbols',
+    responder: 'symbols',
+    request: RelatedSymbolsRequestSchema,
+    response: LookupSymbolResponseSchema,
   },
   symbolCount: {
     subject: `${SUBJECT_PREFIX}.svc.symbols.count`,

@@ -44,6 +44,17 @@ export class NatsSymbolIndex implements SymbolIndex {
     return res.entries.map((e) => ({ name: e.name, count: Number(e.count) }));
   }
 
+  /** The symbols related to `words` (lowercase stems), best first: see SymbolIndex.related. */
+  async related(words: readonly string[], opts: { limit?: number } = {}): Promise<SymbolInfo[]> {
+    const res = await requestService(
+      this.nc,
+      'symbolRelated',
+      { words: [...words], limit: opts.limit ?? 0 },
+      { timeoutMs: this.timeoutMs },
+    );
+    return res.symbols.map(symbolFromWire);
+  }
+
   async count(): Promise<number> {
     const res = await requestService(this.nc, 'symbolCount', {}, { timeoutMs: this.timeoutMs });
     return Number(res.count);

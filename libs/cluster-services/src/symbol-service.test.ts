@@ -81,6 +81,22 @@ describe('symbol service over NATS', () => {
         { name: 'addEdge', count: 2 },
       ]);
       assert.equal(await client.count(), SYMBOLS.length);
+      // The vocabulary slice the LLM rewrite sends: name parts, then doc words.
+      for (const [words, opts] of [
+        [['edge'], {}],
+        [['add', 'node'], {}],
+        [['add'], { limit: 2 }],
+        [['doc', 'config'], {}],
+        [['nothing'], {}],
+        [[], {}],
+      ] as const) {
+        const viaNats = await client.related(words, opts);
+        assert.deepEqual(viaNats, await index.symbols.related!(words, opts), words.join(' '));
+      }
+      assert.deepEqual(
+        (await client.related(['add', 'node'])).map((s) => s.qualifiedName),
+        ['Graph.addNode', 'Graph.addEdge'],
+      );
     } finally {
       await service.stop();
     }
@@ -134,6 +150,19 @@ describe('symbol service over NATS', () => {
     } finally {
       release();
       await slow.stop();
+    }
+    const unrelated = serveSymbolIndex(nc, {
+      lookup: (name, o) => index.symbols.lookup(name, o),
+      vocabulary: (o) => index.symbols.vocabulary(o),
+      count: () => index.symbols.count(),
+    });
+    try {
+      await assert.rejects(client.related(['edge']), {
+        code: 'INTERNAL',
+        message: /symbols: this symbol store cannot list related symbols/,
+      });
+    } finally {
+      await unrelated.stop();
     }
     await assert.rejects(
       client.upsert(),

@@ -1,14 +1,19 @@
-// The symbol service on NATS request/reply: lookup, vocabulary and count
-// answered from a SymbolIndex (the symbols stage's store). The subjects and
+// The symbol service on NATS request/reply: lookup, vocabulary, related
+// symbols and count answered from a SymbolIndex (the symbols stage's store). The subjects and
 // messages are @codesift/bus SERVICES.symbol*; NatsSymbolIndex
 // (symbol-client.ts) is the caller's side.
 import { type Responder, type ServeOptions, serveRequests } from '@codesift/bus';
+import { CodesiftError } from '@codesift/core';
 import type { SymbolIndex } from '@codesift/stores';
 import { symbolToWire } from '@codesift/wire';
 import type { NatsConnection } from '@nats-io/transport-node';
 
-/** The read side of a symbol store: what the service answers from. */
-export type SymbolReader = Pick<SymbolIndex, 'lookup' | 'vocabulary' | 'count'>;
+/**
+ * The read side of a symbol store: what the service answers from. `related`
+ * is optional as in the port; every SQLite store has it, and a store
+ * without it answers `symbolRelated` with an error.
+ */
+export type SymbolReader = Pick<SymbolIndex, 'lookup' | 'vocabulary' | 'count' | 'related'>;
 
 export interface SymbolService {
   readonly responders: readonly Responder[];
@@ -51,6 +56,16 @@ export function serveSymbolIndex(
       },
       opts,
     ),
+    serveRequests(
+      nc,
+      'symbolRelated',
+      async (req) => {
+        if (!store.related) throw cannotRelate();
+        const symbols = await store.related(req.words, req.limit ? { limit: req.limit } : {});
+        return { symbols: symbols.map(symbolToWire) };
+      },
+      opts,
+    ),
     serveRequests(nc, 'symbolCount', async () => ({ count: BigInt(await store.count()) }), opts),
   ];
   return {
@@ -79,6 +94,11 @@ export function lazySymbolReader(open: () => { symbols: SymbolReader; close(): v
     reader: {
       lookup: (name, o) => get().lookup(name, o),
       vocabulary: (o) => get().vocabulary(o),
+      related: async (words, o) => {
+        const store = get();
+        if (!store.related) throw cannotRelate();
+        return store.related(words, o);
+      },
       count: () => get().count(),
     },
     close() {
@@ -86,4 +106,8 @@ export function lazySymbolReader(open: () => { symbols: SymbolReader; close(): v
       opened = undefined;
     },
   };
+}
+
+function cannotRelate(): CodesiftError {
+  return new CodesiftError('INTERNAL', 'this symbol store cannot list related symbols');
 }

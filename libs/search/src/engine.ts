@@ -22,7 +22,6 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { wordStems } from '@codesift/analysis';
 import { CodesiftError, errorMessage, type SymbolInfo } from '@codesift/core';
 import type { LlmClient } from '@codesift/llm';
 import type { ParsedQuery } from '@codesift/query';
@@ -46,7 +45,7 @@ import type { PlannerConfig, PlanOptions, QueryPlan } from './planning/types.js'
 import { type QueryEmbedder, queryEmbedderFor } from './query-embedder.js';
 import { type Fused, fuseSides, type Ranked, rank } from './ranking.js';
 import { type Retrieved, retrievalReasons, retrieve } from './retrieval.js';
-import { rewriteBudget, rewriteStep, vocabularySlice } from './rewrite-step.js';
+import { rewriteBudget, rewriteStep } from './rewrite-step.js';
 import { localSearchIndex, type SearchIndex } from './search-index.js';
 import type {
   IndexStatusInfo,
@@ -55,6 +54,7 @@ import type {
   SearchResponse,
   Snippet,
 } from './types.js';
+import { listVocabulary, type VocabularyRequest } from './vocabulary.js';
 
 export type { EngineSettings } from './options.js';
 
@@ -320,24 +320,9 @@ class Engine implements SearchEngine {
     return inFile.call(this.index.symbols, file);
   }
 
-  async vocabulary(options?: {
-    prefix?: string;
-    limit?: number;
-    terms?: string[];
-  }): Promise<{ name: string; count: number }[]> {
+  async vocabulary(options?: VocabularyRequest): Promise<{ name: string; count: number }[]> {
     this.ensureOpen();
-    const words = wordStems((options?.terms ?? []).join(' '));
-    if (words.length === 0) return this.index.symbols.vocabulary(options);
-    const prefix = options?.prefix?.toLowerCase() ?? '';
-    const slice = await vocabularySlice(this.index.symbols, words, options?.limit);
-    const names = slice.map((s) => s.name).filter((n) => n.toLowerCase().startsWith(prefix));
-    // The slice holds one symbol per name; the count is the name's own.
-    return Promise.all(
-      names.map(async (name) => {
-        const same = await this.index.symbols.vocabulary({ prefix: name, limit: 50 });
-        return { name, count: same.find((v) => v.name === name)?.count ?? 1 };
-      }),
-    );
+    return listVocabulary(this.index.symbols, options);
   }
 
   async status(): Promise<IndexStatusInfo> {

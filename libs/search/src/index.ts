@@ -23,3 +23,4 @@ export type {
   SearchResult,
   Snippet,
 } from './types.js';
+export { listVocabulary, type VocabularyRequest } from './vocabulary.js';

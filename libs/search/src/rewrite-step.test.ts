@@ -10,8 +10,10 @@ import { after, before, describe, it } from 'node:test';
 import { createLlmClient, LLM_DEFAULTS, type LlmConfig } from '@codesift/llm';
 import { type FakeLlmServer, promptText, startFakeLlmServer } from '@codesift/llm/testing';
 import { indexRepository } from '@codesift/pipeline';
-import { openLocalEngine } from './engine.js';
+import { openSqliteIndex } from '@codesift/stores';
+import { openEngine, openLocalEngine } from './engine.js';
 import { REWRITE_SCHEMA, REWRITE_TERM_WEIGHT } from './rewrite-step.js';
+import { localSearchIndex } from './search-index.js';
 import type { SearchRequest, SearchResponse } from './types.js';
 
 const TREE: Record<string, string> = {
@@ -178,6 +180,28 @@ describe('LLM rewrite step', () => {
       }
     });
   }
+
+  it('a symbol store that fails (the cluster symbol service down) degrades, never fails, the search', async () => {
+    fake.setMode({ kind: 'vocabulary-echo' });
+    const plain = await search({ query: QUESTION, rewrite: 'off' });
+    const local = localSearchIndex(openSqliteIndex(indexPath, { readonly: true }), indexPath);
+    const down = () => Promise.reject(new Error('no symbols service answers'));
+    const engine = await openEngine({
+      index: { ...local, symbols: { ...local.symbols, related: down } },
+      embedder: null,
+      config: null,
+      llm: client(),
+    });
+    try {
+      const before = fake.generations().length;
+      const res = await engine.search({ query: QUESTION, explain: true });
+      assert.equal(fake.generations().length, before, 'no vocabulary, no model call');
+      assert.deepEqual(res.degraded, ['rewrite: no vocabulary: no symbols service answers']);
+      assert.deepEqual(paths(res), paths(plain));
+    } finally {
+      await engine.close();
+    }
+  });
 
   it('the circuit breaker stops further calls after repeated failures', async () => {
     fake.setMode({ kind: 'http', status: 500 });

@@ -14,7 +14,7 @@
  * engine derives from the request's deadline (see rewriteBudget).
  */
 import { analyzeQuery, wordStems } from '@codesift/analysis';
-import type { SymbolInfo } from '@codesift/core';
+import { errorMessage, type SymbolInfo } from '@codesift/core';
 import type { JsonSchema, LlmClient } from '@codesift/llm';
 import type { ParsedQuery } from '@codesift/query';
 import type { Focus, PlannedTerm, QueryPlan } from './planning/types.js';
@@ -113,7 +113,14 @@ export async function rewriteStep(
     return done({ fallback }, [`rewrite: ${fallback}`]);
   }
   const stems = wordStems(parsed.text);
-  const slice = await vocabularySlice(sources.symbols, stems);
+  let slice: SymbolInfo[];
+  try {
+    slice = await vocabularySlice(sources.symbols, stems);
+  } catch (err) {
+    // The cluster's symbol service may be down or slow: no vocabulary, no rewrite.
+    const fallback = `no vocabulary: ${errorMessage(err)}`;
+    return done({ fallback }, [`rewrite: ${fallback}`]);
+  }
   const question = parsed.text.replace(/\s+/g, ' ').trim().slice(0, MAX_QUESTION_CHARS);
   const outcome = await sources.llm.chatJson<{ terms: string[]; focus: string }>({
     system: SYSTEM,
@@ -127,7 +134,14 @@ export async function rewriteStep(
     const fallback = `${outcome.failure}: ${outcome.reason}`;
     return done({ fallback, vocabulary: slice.length }, [`rewrite: ${fallback}`]);
   }
-  const { kept, dropped } = await checkTerms(outcome.value.terms, slice, sources.symbols);
+  let checked: { kept: string[]; dropped: string[] };
+  try {
+    checked = await checkTerms(outcome.value.terms, slice, sources.symbols);
+  } catch (err) {
+    const fallback = `could not check the terms: ${errorMessage(err)}`;
+    return done({ fallback, vocabulary: slice.length }, [`rewrite: ${fallback}`]);
+  }
+  const { kept, dropped } = checked;
   const asked = outcome.value.focus;
   const focus =
     plan.focus.source === 'inferred' && asked !== '' && asked !== plan.focus.focus
@@ -147,9 +161,9 @@ function promptFor(slice: SymbolInfo[], question: string): string {
 }
 
 /**
- * The symbols best matching the question's words. A store without
- * `related` (the cluster's symbol service) is asked by name prefix, word
- * by word.
+ * The symbols best matching the question's words: the store's `related`
+ * (the SQLite store's, or the cluster's symbol service's over NATS). A
+ * store without it is asked by name prefix, word by word.
  */
 export async function vocabularySlice(
   symbols: SearchIndex['symbols'],

@@ -129,8 +129,9 @@ export interface SymbolIndex {
   /**
    * Symbols whose name or doc comment contains one of `words` (lowercase
    * stems), best first: more words in the name, then in the doc, then the
-   * shorter name; one symbol per name. Optional: a store without it (the
-   * cluster's symbol service) leaves the caller to fall back on lookup.
+   * shorter name; one symbol per name. Optional: a store without it leaves
+   * the caller to fall back on lookup (the SQLite store and the cluster's
+   * symbol service have it).
    */
   related?(words: readonly string[], opts?: { limit?: number }): Promise<SymbolInfo[]>;
   count(): Promise<number>;

@@ -4,7 +4,7 @@
 
 import { openLocalEnginePool } from '@codesift/engine-pool';
 import type { SearchEngine } from '@codesift/search';
-import { openEngine } from '@codesift/search';
+import { listVocabulary, openEngine } from '@codesift/search';
 import type { SymbolIndex } from '@codesift/stores';
 import { type OpenFromEnvOptions, openSearchIndexFromEnv } from '@codesift/stores-cluster/env';
 import type { QueryConfig } from './config.js';
@@ -39,11 +39,12 @@ export async function openClusterEngine(
 
 /**
  * `engine` with symbol lookups and the vocabulary answered by the symbol
- * service (its own store) instead of the engine's index.
+ * service (its own store) instead of the engine's index; the vocabulary
+ * for some terms is the same slice the LLM rewrite sends (`related`).
  */
 export function withSymbolService(
   engine: SearchEngine,
-  symbols: Pick<SymbolIndex, 'lookup' | 'vocabulary'>,
+  symbols: Pick<SymbolIndex, 'lookup' | 'vocabulary' | 'related'>,
 ): SearchEngine {
   return {
     search: (request) => engine.search(request),
@@ -51,6 +52,6 @@ export function withSymbolService(
     getSnippet: (p, start, end) => engine.getSnippet(p, start, end),
     close: () => engine.close(),
     lookupSymbol: (name, options) => symbols.lookup(name, options),
-    vocabulary: (options) => symbols.vocabulary(options),
+    vocabulary: (options) => listVocabulary(symbols, options),
   };
 }

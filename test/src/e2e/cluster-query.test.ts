@@ -2,7 +2,8 @@
 // nats-server, every `codesift-worker` stage (scanner and symbol service
 // included) and `codesift-query`. An index job is started and watched over
 // gRPC IndexService; Search and SymbolService then answer what local mode
-// answers for the same tree.
+// answers for the same tree, with the same LLM rewrite (a fake Ollama in
+// vocabulary-echo mode, configured for both) and the same vocabulary slices.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,6 +12,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type NatsServerHandle, startNatsServer } from '@codesift/bus/testing';
 import { type CodesiftClient, connectCodesift } from '@codesift/grpc';
+import { type FakeLlmServer, promptText, startFakeLlmServer } from '@codesift/llm/testing';
 import { indexRepository } from '@codesift/pipeline';
 import { type IndexProgress, JobState } from '@codesift/proto';
 import { openLocalEngine } from '@codesift/search';
@@ -55,6 +57,9 @@ const TREE: Record<string, string> = {
 };
 
 const QUERIES = ['add an edge to the graph', 'Graph.addEdge', 'parse configuration file', 'Store'];
+/** Natural language the rewrite decision sends to the model. */
+const QUESTION = 'how does a new edge get into the graph';
+const MODEL = 'qwen3:0.6b';
 
 interface QueryProcess {
   proc: ChildProcess;
@@ -95,13 +100,16 @@ describe('cluster query service over gRPC (end to end)', () => {
   const workers: Worker[] = [];
   let query: QueryProcess | undefined;
   let client: CodesiftClient | undefined;
+  let fake: FakeLlmServer;
 
   before(async () => {
     work = mkdtempSync(path.join(tmpdir(), 'codesift-cluster-query-'));
     server = await startNatsServer();
+    fake = await startFakeLlmServer({ models: [MODEL], mode: { kind: 'vocabulary-echo' } });
   });
   after(async () => {
     client?.close();
+    await fake?.close();
     for (const p of [...workers.map((w) => w.proc), query?.proc]) {
       if (p && p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
     }
@@ -138,6 +146,8 @@ describe('cluster query service over gRPC (end to end)', () => {
       CODESIFT_GRPC_PORT: '0',
       CODESIFT_TOKEN: TOKEN,
       CODESIFT_EMBEDDER: 'none',
+      OLLAMA_HOST: fake.url,
+      CODESIFT_LLM_MODEL: MODEL,
     });
     const logs = () =>
       [...workers.map((w) => `--- ${w.stage}\n${w.log}`), `--- query\n${query?.log}`].join('\n');
@@ -181,9 +191,13 @@ describe('cluster query service over gRPC (end to end)', () => {
     // Local mode over the same tree, keyword only like the cluster.
     const localDb = path.join(work, 'local', 'index.db');
     await indexRepository({ root, indexPath: localDb, vectors: false });
-    const local = await openLocalEngine({ indexPath: localDb, embedder: null });
+    const local = await openLocalEngine({
+      indexPath: localDb,
+      embedder: null,
+      env: { OLLAMA_HOST: fake.url, CODESIFT_LLM_MODEL: MODEL },
+    });
     try {
-      for (const q of QUERIES) {
+      for (const q of [...QUERIES, QUESTION]) {
         const want = await local.search({ query: q, limit: 5 });
         const got = await client.search.search({ query: q, limit: 5 }, { deadlineMs: 10_000 });
         assert.ok(want.results.length > 0, q);
@@ -197,6 +211,42 @@ describe('cluster query service over gRPC (end to end)', () => {
         }
         assert.deepEqual(got.degraded, want.degraded, q);
       }
+      // A natural-language question: the model gets the same vocabulary slice and the
+      // cluster's search adds the same rewrite terms as local mode.
+      const prompts = async (search: () => Promise<unknown>) => {
+        const before = fake.generations().length;
+        await search();
+        return fake.generations().slice(before).map(promptText);
+      };
+      let wantPlan: Record<string, unknown> = {};
+      let gotPlanJson = '{}';
+      const wantPrompts = await prompts(async () => {
+        wantPlan = (await local.search({ query: QUESTION, limit: 5, explain: true }))
+          .plan as unknown as Record<string, unknown>;
+      });
+      const gotPrompts = await prompts(async () => {
+        gotPlanJson = (await client!.search.search({ query: QUESTION, limit: 5, explain: true }))
+          .planJson;
+      });
+      assert.equal(gotPrompts.length, 1);
+      assert.deepEqual(gotPrompts, wantPrompts);
+      assert.match(gotPrompts[0]!, /^addEdge \[method\] src\/graph\.ts$/m);
+      const gotRewrite = JSON.parse(gotPlanJson).llmRewrite;
+      const wantRewrite = wantPlan.llmRewrite as { terms: string[] };
+      assert.deepEqual(
+        [gotRewrite.decision, gotRewrite.model, gotRewrite.fallback],
+        ['run', MODEL, null],
+      );
+      assert.ok(gotRewrite.terms.includes('addEdge'), JSON.stringify(gotRewrite));
+      assert.deepEqual(gotRewrite.terms, wantRewrite.terms);
+      // GetVocabulary with terms (the rewrite's slice) from the symbol service's store.
+      const slice = await client.symbols.getVocabulary({ terms: ['edge', 'graph'], limit: 10 });
+      const wantSlice = await local.vocabulary({ terms: ['edge', 'graph'], limit: 10 });
+      assert.ok(wantSlice.some((e) => e.name === 'addEdge'));
+      assert.deepEqual(
+        slice.entries.map((e) => [e.name, Number(e.count)]),
+        wantSlice.map((e) => [e.name, e.count]),
+      );
       // SymbolService answers from the symbol service's own store.
       const lookup = await client.symbols.lookupSymbol({ name: 'addEdge' });
       const wantSymbols = await local.lookupSymbol('addEdge');

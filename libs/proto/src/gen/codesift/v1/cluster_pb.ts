@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file codesift/v1/cluster.proto.
  */
 export const file_codesift_v1_cluster: GenFile = /*@__PURE__*/
-  fileDesc("Chljb2Rlc2lmdC92MS9jbHVzdGVyLnByb3RvEgtjb2Rlc2lmdC52MSJkCg9JbmRleEpvYlJlcXVlc3QSDgoGam9iX2lkGAEgASgJEigKBWZpbGVzGAIgAygLMhkuY29kZXNpZnQudjEuSW5kZXhKb2JSb290EhcKD3JlcXVlc3RlZF9hdF9tcxgDIAEoASJBCgxJbmRleEpvYlJvb3QSDAoEcGF0aBgBIAEoCRIPCgdyZWJ1aWxkGAIgASgIEhIKCnJlcG9zaXRvcnkYAyABKAkiFQoTQ291bnRTeW1ib2xzUmVxdWVzdCIlChRDb3VudFN5bWJvbHNSZXNwb25zZRINCgVjb3VudBgBIAEoBCJnChNNYW5pZmVzdFBhZ2VSZXF1ZXN0EgwKBHJvb3QYASABKAkSEAoIc25hcHNob3QYAiABKAkSDQoFYWZ0ZXIYAyABKAkSDQoFbGltaXQYBCABKA0SEgoKcmVwb3NpdG9yeRgFIAEoCSKfAQoNTWFuaWZlc3RFbnRyeRIMCgRwYXRoGAEgASgJEgwKBGhhc2gYAiABKAkSDAoEc2l6ZRgDIAEoBBIQCghtdGltZV9tcxgEIAEoARIQCghsYW5ndWFnZRgFIAEoCRITCgtjaHVua19jb3VudBgGIAEoDRIUCgxzeW1ib2xfY291bnQYByABKA0SFQoNaW5kZXhlZF9hdF9tcxgIIAEoASJoCgxNYW5pZmVzdFBhZ2USEAoIc25hcHNob3QYASABKAkSKQoFZmlsZXMYAiADKAsyGi5jb2Rlc2lmdC52MS5NYW5pZmVzdEVudHJ5EgwKBGRvbmUYAyABKAgSDQoFdG90YWwYBCABKAQiEwoRSW5kZXhTdGF0c1JlcXVlc3QiqgEKEkluZGV4U3RhdHNSZXNwb25zZRINCgVmaWxlcxgBIAEoBBIOCgZjaHVua3MYAiABKAQSDwoHc3ltYm9scxgDIAEoBBIPCgd2ZWN0b3JzGAQgASgEEg0KBWJ5dGVzGAUgASgEEhAKCGVtYmVkZGVyGAYgASgJEhIKCmRpbWVuc2lvbnMYByABKA0SEAoIbG9jYXRpb24YCCABKAkSDAoEcm9vdBgJIAEoCWIGcHJvdG8z");
+  fileDesc("Chljb2Rlc2lmdC92MS9jbHVzdGVyLnByb3RvEgtjb2Rlc2lmdC52MSJkCg9JbmRleEpvYlJlcXVlc3QSDgoGam9iX2lkGAEgASgJEigKBWZpbGVzGAIgAygLMhkuY29kZXNpZnQudjEuSW5kZXhKb2JSb290EhcKD3JlcXVlc3RlZF9hdF9tcxgDIAEoASJBCgxJbmRleEpvYlJvb3QSDAoEcGF0aBgBIAEoCRIPCgdyZWJ1aWxkGAIgASgIEhIKCnJlcG9zaXRvcnkYAyABKAkiFQoTQ291bnRTeW1ib2xzUmVxdWVzdCIlChRDb3VudFN5bWJvbHNSZXNwb25zZRINCgVjb3VudBgBIAEoBCI1ChVSZWxhdGVkU3ltYm9sc1JlcXVlc3QSDQoFd29yZHMYASADKAkSDQoFbGltaXQYAiABKA0iZwoTTWFuaWZlc3RQYWdlUmVxdWVzdBIMCgRyb290GAEgASgJEhAKCHNuYXBzaG90GAIgASgJEg0KBWFmdGVyGAMgASgJEg0KBWxpbWl0GAQgASgNEhIKCnJlcG9zaXRvcnkYBSABKAkinwEKDU1hbmlmZXN0RW50cnkSDAoEcGF0aBgBIAEoCRIMCgRoYXNoGAIgASgJEgwKBHNpemUYAyABKAQSEAoIbXRpbWVfbXMYBCABKAESEAoIbGFuZ3VhZ2UYBSABKAkSEwoLY2h1bmtfY291bnQYBiABKA0SFAoMc3ltYm9sX2NvdW50GAcgASgNEhUKDWluZGV4ZWRfYXRfbXMYCCABKAEiaAoMTWFuaWZlc3RQYWdlEhAKCHNuYXBzaG90GAEgASgJEikKBWZpbGVzGAIgAygLMhouY29kZXNpZnQudjEuTWFuaWZlc3RFbnRyeRIMCgRkb25lGAMgASgIEg0KBXRvdGFsGAQgASgEIhMKEUluZGV4U3RhdHNSZXF1ZXN0IqoBChJJbmRleFN0YXRzUmVzcG9uc2USDQoFZmlsZXMYASABKAQSDgoGY2h1bmtzGAIgASgEEg8KB3N5bWJvbHMYAyABKAQSDwoHdmVjdG9ycxgEIAEoBBINCgVieXRlcxgFIAEoBBIQCghlbWJlZGRlchgGIAEoCRISCgpkaW1lbnNpb25zGAcgASgNEhAKCGxvY2F0aW9uGAggASgJEgwKBHJvb3QYCSABKAliBnByb3RvMw");
 
 /**
  * client (query service, tools) -> scanner, on the `jobs` work queue: index
@@ -115,6 +115,36 @@ export const CountSymbolsResponseSchema: GenMessage<CountSymbolsResponse> = /*@_
   messageDesc(file_codesift_v1_cluster, 3);
 
 /**
+ * symbol service: the symbols whose name parts or doc words match some
+ * words, best first, one per name (the vocabulary slice the LLM rewrite
+ * sends with a question). The reply is a LookupSymbolResponse.
+ *
+ * @generated from message codesift.v1.RelatedSymbolsRequest
+ */
+export type RelatedSymbolsRequest = Message<"codesift.v1.RelatedSymbolsRequest"> & {
+  /**
+   * The question's words, lowercase stems.
+   *
+   * @generated from field: repeated string words = 1;
+   */
+  words: string[];
+
+  /**
+   * Most symbols; 0 for the store's default.
+   *
+   * @generated from field: uint32 limit = 2;
+   */
+  limit: number;
+};
+
+/**
+ * Describes the message codesift.v1.RelatedSymbolsRequest.
+ * Use `create(RelatedSymbolsRequestSchema)` to create a new message.
+ */
+export const RelatedSymbolsRequestSchema: GenMessage<RelatedSymbolsRequest> = /*@__PURE__*/
+  messageDesc(file_codesift_v1_cluster, 4);
+
+/**
  * writer (manifest service): one page of the index manifest, in path order.
  *
  * @generated from message codesift.v1.ManifestPageRequest
@@ -163,7 +193,7 @@ export type ManifestPageRequest = Message<"codesift.v1.ManifestPageRequest"> & {
  * Use `create(ManifestPageRequestSchema)` to create a new message.
  */
 export const ManifestPageRequestSchema: GenMessage<ManifestPageRequest> = /*@__PURE__*/
-  messageDesc(file_codesift_v1_cluster, 4);
+  messageDesc(file_codesift_v1_cluster, 5);
 
 /**
  * One file of the index manifest (FileRecord).
@@ -217,7 +247,7 @@ export type ManifestEntry = Message<"codesift.v1.ManifestEntry"> & {
  * Use `create(ManifestEntrySchema)` to create a new message.
  */
 export const ManifestEntrySchema: GenMessage<ManifestEntry> = /*@__PURE__*/
-  messageDesc(file_codesift_v1_cluster, 5);
+  messageDesc(file_codesift_v1_cluster, 6);
 
 /**
  * @generated from message codesift.v1.ManifestPage
@@ -256,7 +286,7 @@ export type ManifestPage = Message<"codesift.v1.ManifestPage"> & {
  * Use `create(ManifestPageSchema)` to create a new message.
  */
 export const ManifestPageSchema: GenMessage<ManifestPage> = /*@__PURE__*/
-  messageDesc(file_codesift_v1_cluster, 6);
+  messageDesc(file_codesift_v1_cluster, 7);
 
 /**
  * writer: what the index holds, for a client that cannot open it (a remote
@@ -272,7 +302,7 @@ export type IndexStatsRequest = Message<"codesift.v1.IndexStatsRequest"> & {
  * Use `create(IndexStatsRequestSchema)` to create a new message.
  */
 export const IndexStatsRequestSchema: GenMessage<IndexStatsRequest> = /*@__PURE__*/
-  messageDesc(file_codesift_v1_cluster, 7);
+  messageDesc(file_codesift_v1_cluster, 8);
 
 /**
  * @generated from message codesift.v1.IndexStatsResponse
@@ -335,5 +365,5 @@ export type IndexStatsResponse = Message<"codesift.v1.IndexStatsResponse"> & {
  * Use `create(IndexStatsResponseSchema)` to create a new message.
  */
 export const IndexStatsResponseSchema: GenMessage<IndexStatsResponse> = /*@__PURE__*/
-  messageDesc(file_codesift_v1_cluster, 8);
+  messageDesc(file_codesift_v1_cluster, 9);
 
