@@ -1,10 +1,14 @@
 /**
  * `npm run bench`: indexing benchmarks against the targets in the local-mode
- * issue. Prints a markdown table and writes bench-results/indexing.json.
+ * issue, then the LLM rewrite's (rewrite.ts). Prints markdown tables and
+ * writes bench-results/indexing.json and bench-results/rewrite.json.
  *
- *   npm run bench                    # full sizes (several minutes)
- *   npm run bench -- --quick         # small sizes, a smoke run
- *   npm run bench -- --repo <dir>    # also index a real repository
+ *   npm run bench                        # full sizes (several minutes)
+ *   npm run bench -- --quick             # small sizes, a smoke run
+ *   npm run bench -- --repo <dir>        # also index a real repository
+ *   npm run bench -- --only rewrite      # one part: indexing or rewrite
+ *   npm run bench -- --baseline <dir>    # a built checkout of the previous HEAD:
+ *                                        # the rewrite part's no-model latency ratio
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,15 +18,24 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createBuiltinEmbedder } from '@codesift/models';
 import { syntheticRepo } from '../support/tree.js';
+import { benchRewrite } from './rewrite.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
     repo: { type: 'string', multiple: true },
+    only: { type: 'string' },
+    baseline: { type: 'string' },
   },
 });
 const quick = values.quick;
+const PARTS = ['indexing', 'rewrite'];
+if (values.only !== undefined && !PARTS.includes(values.only)) {
+  console.error(`--only must be one of ${PARTS.join(', ')}, not '${values.only}'`);
+  process.exit(2);
+}
+const runs = (part: string) => values.only === undefined || values.only === part;
 const work = mkdtempSync(path.join(tmpdir(), 'codesift-bench-'));
 
 interface WorkerResult {
@@ -88,7 +101,7 @@ function record(scenario: string, r: WorkerResult, target: string, ok: boolean) 
   console.error(`  ${scenario}: ${JSON.stringify(rows.at(-1))}`);
 }
 
-try {
+async function indexingBench(): Promise<void> {
   const big = quick ? 1000 : 5000;
   const small = 300;
   console.error(`generating synthetic repositories (${big} and ${small} files) in ${work}`);
@@ -149,6 +162,22 @@ try {
     path.join('bench-results', 'indexing.json'),
     JSON.stringify({ machine: header, embedderAloneTextsPerSecond: alone, rows }, null, 2),
   );
+}
+
+try {
+  if (runs('indexing')) await indexingBench();
+  if (runs('rewrite')) {
+    console.error('LLM rewrite');
+    const { markdown, json } = await benchRewrite({
+      files: quick ? 500 : 5000,
+      rounds: quick ? 3 : 20,
+      delayMs: 200,
+      ...(values.baseline ? { baseline: values.baseline } : {}),
+    });
+    console.log(`\n${markdown}`);
+    mkdirSync('bench-results', { recursive: true });
+    writeFileSync(path.join('bench-results', 'rewrite.json'), JSON.stringify(json, null, 2));
+  }
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
