@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { detectLanguage } from './language.js';
+import { CodesiftError } from '@codesift/core';
+import { checkedLanguage, detectLanguage, KNOWN_LANGUAGES, resolveLanguage } from './language.js';
 
 test('languages by extension and file name', () => {
   const cases: [string, string][] = [
@@ -26,4 +27,38 @@ test('languages by extension and file name', () => {
     ['notes.unknown', 'text'],
   ];
   for (const [p, lang] of cases) assert.equal(detectLanguage(p), lang, p);
+});
+
+test('a language as users type it resolves through one alias table, or is refused with the list', () => {
+  const cases: [string, string][] = [
+    ['golang', 'go'],
+    ['Go', 'go'],
+    [' py ', 'python'],
+    ['js', 'javascript'],
+    ['ts', 'typescript'],
+    ['rs', 'rust'],
+    ['c++', 'cpp'],
+    ['cpp', 'cpp'],
+    ['cs', 'csharp'],
+    ['csharp', 'csharp'],
+    ['rb', 'ruby'],
+    ['kt', 'kotlin'],
+    ['sh', 'shell'],
+    ['bash', 'shell'],
+    ['markdown', 'markdown'],
+  ];
+  for (const [typed, id] of cases) assert.equal(resolveLanguage(typed), id, typed);
+  assert.equal(resolveLanguage('klingon'), undefined);
+  assert.equal(resolveLanguage(''), undefined);
+  // The known ids are exactly what detectLanguage can return.
+  assert.ok(KNOWN_LANGUAGES.includes('go') && KNOWN_LANGUAGES.includes('text'));
+  assert.ok(!KNOWN_LANGUAGES.includes('golang'));
+  assert.equal(checkedLanguage('GoLang'), 'go');
+  assert.throws(
+    () => checkedLanguage('klingon'),
+    (e: unknown) =>
+      e instanceof CodesiftError &&
+      e.code === 'INVALID_ARGUMENT' &&
+      e.message === `unknown language 'klingon'; known languages: ${KNOWN_LANGUAGES.join(', ')}`,
+  );
 });

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { CodesiftError } from '@codesift/core';
 
 /**
  * Languages codesift knows by name. Those with a tree-sitter grammar get
@@ -82,4 +83,60 @@ export function detectLanguage(filePath: string): string {
   if (byName) return byName;
   const ext = path.posix.extname(base).toLowerCase();
   return BY_EXTENSION[ext] ?? 'text';
+}
+
+/**
+ * What users type for a language (`--lang`, `lang:` in a query, MCP
+ * `language`) besides the ids themselves: the one table every entry point
+ * resolves through (resolveLanguage).
+ */
+const LANGUAGE_ALIASES: Readonly<Record<string, string>> = {
+  py: 'python',
+  python3: 'python',
+  ts: 'typescript',
+  js: 'javascript',
+  node: 'javascript',
+  jsx: 'javascript',
+  golang: 'go',
+  rs: 'rust',
+  kt: 'kotlin',
+  'c++': 'cpp',
+  cxx: 'cpp',
+  'c#': 'csharp',
+  cs: 'csharp',
+  rb: 'ruby',
+  sh: 'shell',
+  bash: 'shell',
+  zsh: 'shell',
+  md: 'markdown',
+  yml: 'yaml',
+  proto: 'protobuf',
+  terraform: 'hcl',
+  tf: 'hcl',
+  makefile: 'make',
+  docker: 'dockerfile',
+};
+
+/** Every id detectLanguage returns, sorted: what a language filter can match. */
+export const KNOWN_LANGUAGES: readonly string[] = [
+  ...new Set([...Object.values(BY_EXTENSION), ...Object.values(BY_BASENAME), 'text']),
+].sort();
+const KNOWN = new Set(KNOWN_LANGUAGES);
+
+/** The language id a user's spelling names (an id or an alias, any case); undefined for none. */
+export function resolveLanguage(value: string): string | undefined {
+  const v = value.trim().toLowerCase();
+  const id = LANGUAGE_ALIASES[v] ?? v;
+  return KNOWN.has(id) ? id : undefined;
+}
+
+/** resolveLanguage, or an INVALID_ARGUMENT error that lists the known languages. */
+export function checkedLanguage(value: string): string {
+  const id = resolveLanguage(value);
+  if (id !== undefined) return id;
+  throw new CodesiftError(
+    'INVALID_ARGUMENT',
+    `unknown language '${value.trim()}'; known languages: ${KNOWN_LANGUAGES.join(', ')}`,
+    { hint: 'aliases such as golang, py, js, ts, rs, c++, cs, rb, kt, sh are accepted too' },
+  );
 }

@@ -289,6 +289,18 @@ describe('LocalEngine.search', () => {
       assert.ok(py.results.every((r) => r.language === 'python'));
       const none = await e.search({ query: 'addEdge', filter: { include: ['nowhere/**'] } });
       assert.deepEqual(none.results, []);
+      // An alias finds what its id finds; an unknown language is refused, not "no results".
+      const alias = await e.search({ query: 'orders amount', filter: { languages: ['py'] } });
+      assert.deepEqual(alias.results, py.results);
+      const typed = await e.search({ query: 'lang:python3 orders amount' });
+      assert.deepEqual(
+        typed.results.map((r) => r.chunkId),
+        py.results.map((r) => r.chunkId),
+      );
+      await assert.rejects(e.search({ query: 'lang:klingon orders amount' }), {
+        code: 'INVALID_ARGUMENT',
+        message: /unknown language 'klingon'; known languages: .*python/,
+      });
     });
   });
 

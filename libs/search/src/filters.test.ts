@@ -33,6 +33,18 @@ describe('compileFilter', () => {
     assert.equal(f.accepts, null);
   });
 
+  it('resolves language aliases and refuses an unknown language with the known ones', () => {
+    const f = compileFilter({ languages: ['golang', 'Go', 'py'], excludeLanguages: ['ts'] });
+    assert.deepEqual(f.store, { languages: ['go', 'python'] });
+    assert.equal(f.accepts?.('src/a.ts'), false);
+    for (const filter of [{ languages: ['klingon'] }, { excludeLanguages: ['klingon'] }]) {
+      assert.throws(() => compileFilter(filter), {
+        code: 'INVALID_ARGUMENT',
+        message: /^unknown language 'klingon'; known languages: .*\bgo\b.*\bpython\b/,
+      });
+    }
+  });
+
   it('turns a subtree glob into an exact store prefix', () => {
     const f = compileFilter({ include: ['src/**'] });
     assert.deepEqual(f.store.pathPrefixes, ['src/']);

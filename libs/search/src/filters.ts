@@ -11,7 +11,7 @@
  * - a plain path (`libs/search`, `README.md`, `docs/`) matches that file or
  *   everything under that directory, which is what `--path src` means.
  */
-import { detectLanguage } from '@codesift/analysis';
+import { checkedLanguage, detectLanguage } from '@codesift/analysis';
 import { CodesiftError } from '@codesift/core';
 import type { SearchFilter as StoreFilter } from '@codesift/stores';
 import picomatch from 'picomatch';
@@ -82,16 +82,20 @@ function compilePattern(raw: string): CompiledPattern {
   };
 }
 
+function knownLanguages(values: readonly string[] | undefined): string[] {
+  return (values ?? []).filter((l) => l.trim() !== '').map(checkedLanguage);
+}
+
 export function compileFilter(filter: SearchFilter | undefined): CompiledFilter {
   const store: StoreFilter = {};
-  const languages = (filter?.languages ?? []).map((l) => l.trim()).filter((l) => l !== '');
+  // Every entry point's languages (--lang, `lang:`, MCP, gRPC) resolve here: an alias
+  // to its id, an unknown name to an error listing the known ones, never to no results.
+  const languages = knownLanguages(filter?.languages);
   if (languages.length > 0) store.languages = [...new Set(languages)];
   const include = (filter?.include ?? []).map(compilePattern);
   const exclude = (filter?.exclude ?? []).map(compilePattern);
   // The stores can only keep languages, so dropped ones are checked here, by file extension.
-  const dropLanguages = new Set(
-    (filter?.excludeLanguages ?? []).map((l) => l.trim()).filter((l) => l !== ''),
-  );
+  const dropLanguages = new Set(knownLanguages(filter?.excludeLanguages));
   if (include.length === 0 && exclude.length === 0 && dropLanguages.size === 0) {
     return { store, accepts: null, lossy: false };
   }

@@ -121,30 +121,35 @@ describe('codesift search (CLI, end to end)', () => {
   });
 
   test('filters, --files, --fusion rrf and --keyword-only', async () => {
-    const r = await runCli(
-      [
-        'search',
-        'addEdge graph',
-        '--json',
-        '--files',
-        '--fusion',
-        'rrf',
-        '--exclude',
-        '**/*.test.ts',
-        '--lang',
-        'typescript',
-        '--lang',
-        'markdown',
-        '--keyword-only',
-      ],
-      { cwd: root },
-    );
+    const filtered = (languages: string[]) =>
+      runCli(
+        [
+          'search',
+          'addEdge graph',
+          '--json',
+          '--files',
+          '--fusion',
+          'rrf',
+          '--exclude',
+          '**/*.test.ts',
+          ...languages.flatMap((l) => ['--lang', l]),
+          '--keyword-only',
+        ],
+        { cwd: root },
+      );
+    const r = await filtered(['typescript', 'markdown']);
     assert.equal(r.code, 0, r.stderr);
     const out = JSON.parse(r.stdout);
     assert.equal(out.fusion, 'rrf');
     assert.equal(out.timings.embed, undefined);
     const paths = out.results.map((x: { path: string }) => x.path);
     assert.deepEqual(paths.sort(), ['docs/guide.md', 'src/graph.ts']);
+    // --lang takes aliases (ts, md) and refuses an unknown language with the known ones.
+    const alias = await filtered(['ts', 'md']);
+    assert.deepEqual(JSON.parse(alias.stdout).results, out.results);
+    const unknown = await runCli(['search', 'addEdge', '--lang', 'golang2'], { cwd: root });
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /unknown language 'golang2'; known languages: .*\bgo\b/);
     const py = JSON.parse(
       (await runCli(['search', 'amount', '--json', '--path', 'py'], { cwd: root })).stdout,
     );

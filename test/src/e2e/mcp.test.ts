@@ -101,6 +101,22 @@ describe('codesift mcp (end to end)', () => {
       });
       assert.deepEqual((filtered.structuredContent as { results: unknown[] }).results, []);
       assert.match(text(filtered), /No results/);
+      // A language alias is its language; an unknown one is refused with the known ones.
+      const alias = await call('search_code', { query: 'insertEdgeBetween', language: 'ts' });
+      assert.equal(
+        (alias.structuredContent as { results: { path: string }[] }).results[0]?.path,
+        'src/graph.ts',
+        text(alias),
+      );
+      const unknown = await call('search_code', {
+        query: 'insertEdgeBetween',
+        language: 'golang2',
+      });
+      assert.equal(unknown.isError, true);
+      assert.match(
+        text(unknown),
+        /unknown language 'golang2'; known languages: .*\bgo\b.*typescript/,
+      );
 
       const symbol = await call('find_symbol', { name: 'parse_config' });
       const symbols = (symbol.structuredContent as { symbols: Record<string, unknown>[] }).symbols;

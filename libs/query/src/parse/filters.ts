@@ -1,34 +1,16 @@
 /** Filters typed in a query: `lang:`, `path:` (alias `file:`), negated with `-`. */
+import { resolveLanguage } from '@codesift/analysis';
 import type { FilterNode } from '../types.js';
 import { isSpace } from './chars.js';
 import { QUOTE_LOOKAHEAD } from './quotes.js';
 
-/** Language aliases users type in `lang:` to the ids detectLanguage returns. */
-const LANGUAGE_ALIASES: Readonly<Record<string, string>> = {
-  py: 'python',
-  python3: 'python',
-  ts: 'typescript',
-  js: 'javascript',
-  node: 'javascript',
-  jsx: 'javascript',
-  golang: 'go',
-  rs: 'rust',
-  kt: 'kotlin',
-  'c++': 'cpp',
-  cxx: 'cpp',
-  'c#': 'csharp',
-  cs: 'csharp',
-  rb: 'ruby',
-  sh: 'shell',
-  bash: 'shell',
-  md: 'markdown',
-  yml: 'yaml',
-};
-
-/** Normalises one `lang:` value to a detectLanguage id. */
+/**
+ * One `lang:` value as a detectLanguage id: the id an alias names (the table
+ * is @codesift/analysis resolveLanguage's), else the value as typed, which
+ * the engine refuses with the list of known languages.
+ */
 export function normalizeLanguage(value: string): string {
-  const v = value.trim().toLowerCase();
-  return LANGUAGE_ALIASES[v] ?? v;
+  return resolveLanguage(value) ?? value.trim().toLowerCase();
 }
 
 // `file:` is an alias of `path:` (the Sourcegraph spelling); keys are case-insensitive.

@@ -173,6 +173,12 @@ test('filters are parsed and cut out of the text', () => {
     exclude: ['**/test/**'],
   });
   assert.equal(q.text, 'addEdge repo:codesift');
+  // An alias resolves to its id; an unknown language is kept as typed, for the engine to refuse.
+  assert.deepEqual(parseQuery('lang:golang,C++ lang:Klingon x').filters.languages, [
+    'go',
+    'cpp',
+    'klingon',
+  ]);
   // Unknown keys are text.
   assert.deepEqual(
     q.terms.map((t) => t.value),

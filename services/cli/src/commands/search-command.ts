@@ -41,7 +41,7 @@ const OPTIONS = {
     type: 'string',
     multiple: true,
     value: '<lang>',
-    help: 'only this language, e.g. typescript (repeatable)',
+    help: 'only this language, e.g. typescript or ts (repeatable; an unknown one is refused)',
   },
   path: {
     type: 'string',

@@ -29,7 +29,10 @@ export const searchCodeInput = {
     .min(1)
     .max(40)
     .optional()
-    .describe('Only this language, e.g. "typescript", "python", "go", "rust", "java", "markdown".'),
+    .describe(
+      'Only this language, e.g. "typescript", "python", "go", "rust", "java", "markdown" ' +
+        '(aliases such as "ts", "py", "golang" work; an unknown language is an error listing the known ones).',
+    ),
   languages: z
     .array(z.string().min(1).max(40))
     .max(20)
