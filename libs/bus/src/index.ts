@@ -1,3 +1,4 @@
+export type { KV } from '@nats-io/kv';
 export {
   type BatchLimits,
   BatchPacker,
@@ -9,6 +10,7 @@ export {
   packBatches,
   singleFileBatch,
 } from './batch.js';
+export { BUCKETS, type BucketDef, type BucketName, openBucket } from './buckets.js';
 export {
   type AnyBatch,
   batchPaths,

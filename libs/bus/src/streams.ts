@@ -29,10 +29,15 @@ export interface ConsumerPolicy {
 
 const DEFAULT_POLICY: ConsumerPolicy = { ackWaitMs: 60_000, maxDeliver: 5, maxAckPending: 256 };
 
-/** Defaults per queue: embedding is the slow, memory-heavy hop, so it gets fewer in flight. */
+/**
+ * Defaults per queue: embedding is the slow, memory-heavy hop, so it gets
+ * fewer in flight; so does contextualizing, which asks a chat model about
+ * every chunk when one is configured (a backlog then waits in the stream,
+ * where the contextualizer's scaling rule sees it, not in a few replicas).
+ */
 export const DEFAULT_POLICIES: Record<WorkQueue, ConsumerPolicy> = {
   files: DEFAULT_POLICY,
-  chunks: DEFAULT_POLICY,
+  chunks: { ...DEFAULT_POLICY, ackWaitMs: 120_000, maxAckPending: 64 },
   symbols: DEFAULT_POLICY,
   contextualized: { ...DEFAULT_POLICY, ackWaitMs: 120_000, maxAckPending: 64 },
   embedded: DEFAULT_POLICY,

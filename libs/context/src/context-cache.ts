@@ -12,13 +12,17 @@ import Database from 'better-sqlite3';
  * Locally it is its own small SQLite file beside the index
  * (`<index dir>/contexts.db`): `--rebuild` deletes the index file, not this
  * one, and the keys hold no absolute path, so moving the index directory
- * (or the checkout) keeps every answer.
+ * (or the checkout) keeps every answer. In the cluster it is a JetStream
+ * key-value bucket shared by the contextualizer's replicas (same keys), so
+ * its methods may answer asynchronously.
  */
 export interface ContextCache {
-  get(key: string): string | undefined;
-  put(key: string, context: string, model: string, promptVersion: string): void;
+  /** The stored context, or undefined; a cache that cannot answer says undefined (a miss). */
+  get(key: string): string | undefined | Promise<string | undefined>;
+  /** Stores an accepted context; a cache that cannot store drops it (it is asked again later). */
+  put(key: string, context: string, model: string, promptVersion: string): void | Promise<void>;
   /** Entries stored. */
-  size(): number;
+  size(): number | Promise<number>;
   close(): void;
 }
 

@@ -35,7 +35,7 @@ export async function llmChunkContext(
   deps: LlmContextDeps,
 ): Promise<ChunkContext> {
   const key = contextCacheKey(chunk, deps.client.model, CONTEXT_PROMPT_VERSION);
-  const hit = deps.cache?.get(key);
+  const hit = await deps.cache?.get(key);
   if (hit !== undefined) return { text: hit, source: 'llm', cached: true };
   const out = await deps.client.chatJson<{ context: string }>({
     system: CONTEXT_SYSTEM,
@@ -50,7 +50,7 @@ export async function llmChunkContext(
   const text = out.value.context.replace(/\s+/g, ' ').trim();
   const rejected = rejectContext(text, chunk);
   if (rejected) return { text: fallback, source: 'pattern', fallback: rejected };
-  deps.cache?.put(key, text, deps.client.model, CONTEXT_PROMPT_VERSION);
+  await deps.cache?.put(key, text, deps.client.model, CONTEXT_PROMPT_VERSION);
   return { text, source: 'llm' };
 }
 

@@ -1,44 +1,89 @@
 // contextualizer: a batch of FileChunks on `chunks` -> the same chunks with
-// their context sentence on `contextualized`. Pattern mode only: the cluster
-// does not run @codesift/context's LLM mode yet (local `codesift index
-// --context llm` does); it would call llmChunkContext here per chunk.
-import { createWorkFile, type WorkFile, type WorkMessage } from '@codesift/bus';
-import { type Contextualizer, createPatternContextualizer } from '@codesift/context';
+// their context sentence on `contextualized`. The same code as local mode:
+// with a chat model configured (CODESIFT_LLM_MODEL, OLLAMA_HOST, as for
+// `codesift index --context llm`) each chunk is asked about through
+// @codesift/context's llmChunkContext, cached by content in a JetStream
+// bucket every replica shares, and falls back to its pattern context on any
+// model fault; without one, pattern contexts only.
+import { createWorkFile, openBucket, type WorkFile, type WorkMessage } from '@codesift/bus';
+import {
+  type ContextCache,
+  type Contextualizer,
+  createLlmContextualizer,
+  createPatternContextualizer,
+} from '@codesift/context';
 import { errorMessage } from '@codesift/core';
-import type { FailedFile, StageDefinition, StageResult } from '@codesift/service-kit';
-import { chunkFromWire } from '@codesift/wire';
+import { createLlmClient, resolveLlmConfig } from '@codesift/llm';
+import type { FailedFile, StageDefinition, StageResult, StageRuntime } from '@codesift/service-kit';
+import { chunkFromWire, symbolFromWire } from '@codesift/wire';
+import { createKvContextCache } from '../kv-context-cache.js';
 
-/** Gives every chunk of the batch its context sentence. */
+/**
+ * Batches one LLM-mode replica takes at once: the chat client already bounds
+ * the calls in flight (CODESIFT_LLM_CONCURRENCY), so a second batch only
+ * keeps those slots busy while the first one's last chunks finish; more
+ * would sit here while other replicas idle, as with the embedder.
+ */
+const LLM_IN_FLIGHT = 2;
+
+/** Gives every chunk of the batch its context sentence; the batch's files are worked on at once. */
 export async function contextualizeBatch(
   contextualizer: Contextualizer,
   batch: WorkMessage<'chunks'>,
 ): Promise<StageResult<'chunks'>> {
+  const results = await Promise.all(
+    batch.files.map(async (file) => {
+      try {
+        const contexts = await contextualizer.contextualizeFile(file.chunks.map(chunkFromWire), {
+          path: file.path,
+          language: file.language,
+          symbols: file.symbols.map(symbolFromWire),
+        });
+        const chunks = file.chunks.map((c, i) => ({ ...c, context: contexts[i]?.text ?? '' }));
+        return { ok: createWorkFile('contextualized', { ...file, chunks }) };
+      } catch (err) {
+        // Neither contextualizer rejects for a model fault (LLM mode falls
+        // back per chunk), so what lands here is a bug for this input: it
+        // would fail every time, and fails the file alone.
+        return { failed: { file, reason: `contextualize: ${errorMessage(err)}` } };
+      }
+    }),
+  );
   const out: WorkFile<'contextualized'>[] = [];
   const failed: FailedFile<'chunks'>[] = [];
-  for (const file of batch.files) {
-    let contexts: string[];
-    try {
-      contexts = await contextualizer.contextualize(file.chunks.map(chunkFromWire));
-    } catch (err) {
-      // Pattern contexts are a pure function of the chunks: a file that
-      // fails here fails every time. (An LLM mode must tell its transient
-      // errors apart and throw those instead.)
-      failed.push({ file, reason: `contextualize: ${errorMessage(err)}` });
-      continue;
-    }
-    const chunks = file.chunks.map((c, i) => ({ ...c, context: contexts[i] ?? '' }));
-    out.push(createWorkFile('contextualized', { ...file, chunks }));
+  for (const r of results) {
+    if (r.ok) out.push(r.ok);
+    else failed.push(r.failed);
   }
   return { failed, out: [{ queue: 'contextualized', files: out }] };
 }
 
+/**
+ * The contextualizer the environment asks for: LLM mode when a chat model
+ * is configured (the same variables as local mode), else pattern.
+ */
+export async function contextualizerFromEnv(
+  runtime: Pick<StageRuntime, 'env' | 'js' | 'log'>,
+): Promise<{ contextualizer: Contextualizer; cache?: ContextCache }> {
+  const config = resolveLlmConfig(runtime.env);
+  if (!config) return { contextualizer: createPatternContextualizer() };
+  const cache = createKvContextCache(await openBucket(runtime.js, 'contexts'), runtime.log);
+  const contextualizer = createLlmContextualizer({ client: createLlmClient(config), cache });
+  return { contextualizer, cache };
+}
+
 export const contextualizerStage: StageDefinition = {
   name: 'contextualizer',
-  async init() {
-    const contextualizer = createPatternContextualizer();
+  async init(runtime) {
+    const { contextualizer } = await contextualizerFromEnv(runtime);
+    runtime.log.info('contextualizer ready', { contextualizer: contextualizer.name });
     return {
       bindings: [
-        { queue: 'chunks', handler: (batch) => contextualizeBatch(contextualizer, batch) },
+        {
+          queue: 'chunks',
+          maxInFlight: contextualizer.name === 'pattern' ? undefined : LLM_IN_FLIGHT,
+          handler: (batch) => contextualizeBatch(contextualizer, batch),
+        },
       ],
     };
   },
