@@ -1,13 +1,20 @@
-import type { Chunk } from '@codesift/core';
+import type { Chunk, ContextSource } from '@codesift/core';
 import type { LlmFailure } from '@codesift/llm';
 import type { ContextRejection } from './context-check.js';
 import type { FileOutline } from './context-prompt.js';
 import { patternContext } from './pattern.js';
 
-export type ContextSource = 'llm' | 'pattern';
+export type { ContextSource };
 
 /** Why a chunk got the pattern context in LLM mode: the call failed, or its answer was rejected. */
 export type ContextFallback = LlmFailure | ContextRejection;
+
+/** Records a context and its source on its chunk, where the index stores them. */
+export function applyContext(chunk: Chunk, context: ChunkContext | undefined): void {
+  chunk.context = context?.text ?? '';
+  if (context) chunk.contextSource = context.source;
+  if (context?.fallback) chunk.contextFallback = context.fallback;
+}
 
 /** One chunk's context and where it came from. */
 export interface ChunkContext {

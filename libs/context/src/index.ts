@@ -8,6 +8,7 @@ export { type ContextRejection, rejectContext } from './context-check.js';
 export { CONTEXT_PROMPT_VERSION, type FileOutline } from './context-prompt.js';
 export { type ContextSummary, ContextTally } from './context-tally.js';
 export {
+  applyContext,
   type ChunkContext,
   type ContextFallback,
   type ContextSource,

@@ -22,6 +22,7 @@ export {
 export { DEFAULT_LIMIT, MAX_LIMIT } from './search-limits.js';
 export type {
   Chunk,
+  ContextSource,
   FileContent,
   FileRecord,
   ScannedFile,

@@ -75,7 +75,17 @@ export interface Chunk {
   doc?: string;
   /** Short natural-language context (contextualizer); stored in its own field. */
   context?: string;
+  /**
+   * Where `context` came from: the chat model (`llm`) or the pattern rule.
+   * Absent: not recorded (an index written before sources were).
+   */
+  contextSource?: ContextSource;
+  /** LLM mode, when the pattern stood in: why (`timeout`, `garbage`, `too-long`, ...). */
+  contextFallback?: string;
 }
+
+/** Who wrote a chunk's context. */
+export type ContextSource = 'llm' | 'pattern';
 
 export interface SymbolInfo {
   /** Deterministic id from path, qualified name and start line. */

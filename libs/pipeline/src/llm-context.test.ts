@@ -90,6 +90,12 @@ test('LLM contexts go into the chunk context field; re-index with nothing change
       // "handles" is in no file: only the model's context sentence carries it.
       const hits = await index.keyword.search({ terms: [{ term: 'handles' }], limit: 10 });
       assert.equal(hits.length, first.chunks, 'the LLM context is indexed for BM25');
+      // Each chunk records who wrote its context.
+      const stored = await index.chunks.get(hits.map((h) => h.id));
+      assert.deepEqual(
+        new Set(stored.map((c) => `${c.contextSource}/${c.contextFallback}`)),
+        new Set(['llm/undefined']),
+      );
     } finally {
       index.close();
     }
@@ -152,6 +158,12 @@ test('a broken model never fails indexing: every chunk gets the pattern context,
         // Every pattern context says "lines a-b of ..."; no file of the tree has the word.
         const hits = await index.keyword.search({ terms: [{ term: 'lines' }], limit: 10 });
         assert.equal(hits.length, s.chunks);
+        const stored = await index.chunks.get(hits.map((h) => h.id));
+        assert.deepEqual(
+          new Set(stored.map((c) => `${c.contextSource}/${c.contextFallback}`)),
+          new Set([`pattern/${reason}`]),
+          mode.kind,
+        );
       } finally {
         index.close();
       }

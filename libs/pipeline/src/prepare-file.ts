@@ -1,5 +1,5 @@
 import type { Chunker } from '@codesift/chunking';
-import type { ChunkContext, Contextualizer } from '@codesift/context';
+import { applyContext, type ChunkContext, type Contextualizer } from '@codesift/context';
 import { errorMessage, type FileContent, type FileRecord } from '@codesift/core';
 import type { FileCommit } from '@codesift/stores';
 
@@ -38,7 +38,7 @@ export async function prepareFile(
       symbols: result.symbols,
     });
     result.chunks.forEach((c, j) => {
-      c.context = contexts[j]?.text ?? '';
+      applyContext(c, contexts[j]);
     });
     const record: FileRecord = {
       path: content.path,

@@ -81,6 +81,9 @@ function chunk(path: string, id: string, content = `const ${id} = 1;`): Chunk {
     signature: `function ${id}()`,
     doc: `Doc of ${id}.`,
     context: `${path}: ${id}`,
+    // Both stores keep who wrote the context.
+    contextSource: 'pattern',
+    contextFallback: 'timeout',
   };
 }
 

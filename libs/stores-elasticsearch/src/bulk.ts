@@ -15,13 +15,22 @@ export interface StoredChunk {
   context?: string;
   signature?: string;
   doc?: string;
+  /** Who wrote `context` (`llm` | `pattern`); absent in docs written before it was recorded. */
+  context_source?: string;
+  /** Why the pattern stood in for the model. */
+  context_fallback?: string;
 }
 
 /**
  * What a chunk doc is built from: a KeywordDoc (the port's upsert) or a full
  * Chunk (which adds `doc`; its `context` may be absent).
  */
-export type ChunkInput = Omit<KeywordDoc, 'context'> & { context?: string; doc?: string };
+export type ChunkInput = Omit<KeywordDoc, 'context'> & {
+  context?: string;
+  doc?: string;
+  contextSource?: string;
+  contextFallback?: string;
+};
 
 /** What one chunk looks like in the index (see template.ts for the mapping). */
 export interface KeywordSource {
@@ -56,6 +65,8 @@ export class SourceBuilder {
     if (doc.context !== undefined) chunk.context = doc.context;
     if (doc.signature !== undefined) chunk.signature = doc.signature;
     if (doc.doc !== undefined) chunk.doc = doc.doc;
+    if (doc.contextSource !== undefined) chunk.context_source = doc.contextSource;
+    if (doc.contextFallback !== undefined) chunk.context_fallback = doc.contextFallback;
     return {
       id: doc.id,
       path: doc.path,

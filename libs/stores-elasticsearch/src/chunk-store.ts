@@ -89,6 +89,10 @@ export class ElasticsearchChunkStore implements ChunkStore {
     if (stored.signature !== undefined) chunk.signature = stored.signature;
     if (stored.doc !== undefined) chunk.doc = stored.doc;
     if (stored.context !== undefined) chunk.context = stored.context;
+    if (stored.context_source === 'llm' || stored.context_source === 'pattern') {
+      chunk.contextSource = stored.context_source;
+    }
+    if (stored.context_fallback) chunk.contextFallback = stored.context_fallback;
     return chunk;
   }
 }

@@ -188,7 +188,10 @@ describe('writes', () => {
       endLine: 7,
       context: 'src/a.ts: embeddings through Ollama',
     });
-    await store.upsert([a, doc('b', { path: 'src/a.ts' })]);
+    await store.upsert([
+      { ...a, contextSource: 'pattern', contextFallback: 'garbage' },
+      doc('b', { path: 'src/a.ts' }),
+    ]);
     assert.equal(calls.length, 1);
     assert.equal(calls[0]!.querystring?.refresh, 'wait_for');
     const pathTerms = analyze('src/a.ts').join(' ');
@@ -206,6 +209,8 @@ describe('writes', () => {
           content: a.content,
           context: a.context,
           signature: 'class OllamaEmbedder',
+          context_source: 'pattern',
+          context_fallback: 'garbage',
         },
         terms: {
           code: analyze(a.content).join(' '),

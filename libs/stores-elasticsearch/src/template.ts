@@ -103,8 +103,11 @@ export function keywordIndexBody(opts: KeywordIndexSettingsOptions = {}): {
         // Returned with hits, never searched.
         start_line: { type: 'integer', index: false },
         end_line: { type: 'integer', index: false },
-        // The raw chunk (content, context, signature, doc) for the ChunkStore: kept in
-        // _source, never parsed or indexed (its terms are in `terms.*`).
+        // The raw chunk (content, context, signature, doc, and who wrote the context:
+        // context_source, context_fallback) for the ChunkStore: kept in _source, never
+        // parsed or indexed (its terms are in `terms.*`). Being unparsed, it takes new
+        // keys without a mapping change: an index written before context_source
+        // existed accepts the new docs and reads its old ones as not recorded.
         chunk: { type: 'object', enabled: false },
         terms: {
           properties: {

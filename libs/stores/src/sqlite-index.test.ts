@@ -402,6 +402,51 @@ describe('SqliteIndex as LocalIndex', () => {
     assert.ok(isCode('INDEX_CORRUPT')(err), `expected INDEX_CORRUPT, got ${String(err)}`);
   });
 
+  test('context sources round-trip; an index from before the columns opens read-only as is', async () => {
+    const file = tmpFile();
+    const ix = openSqliteIndex(file);
+    ix.setEmbedder('test', DIMS);
+    const a = fileCommit('src/a.ts', ['from the model', 'pattern instead']);
+    a.chunks[0]!.contextSource = 'llm';
+    a.chunks[1]!.contextSource = 'pattern';
+    a.chunks[1]!.contextFallback = 'timeout';
+    ix.commitFiles([a]);
+    assert.deepEqual(await ix.chunks.get(a.chunks.map((c) => c.id)), a.chunks);
+    ix.close();
+
+    // The index as an earlier codesift wrote it: no context_ columns.
+    const db = new Database(file);
+    db.exec('ALTER TABLE chunks DROP COLUMN context_source');
+    db.exec('ALTER TABLE chunks DROP COLUMN context_fallback');
+    db.close();
+    const columns = () => {
+      const raw = new Database(file, { readonly: true });
+      const names = (raw.prepare('PRAGMA table_info(chunks)').all() as { name: string }[]).map(
+        (c) => c.name,
+      );
+      raw.close();
+      return names.filter((n) => n.startsWith('context_'));
+    };
+    const ro = openSqliteIndex(file, { readonly: true });
+    const old = await ro.chunks.get([a.chunks[1]!.id]);
+    assert.equal(old[0]!.content, 'pattern instead');
+    assert.equal(old[0]!.contextSource, undefined);
+    assert.equal(old[0]!.contextFallback, undefined);
+    assert.deepEqual(await keywordIds(ro, 'pattern'), ['src/a.ts']);
+    ro.close();
+    assert.deepEqual(columns(), []);
+
+    // A writer adds them; old rows stay unrecorded, new ones are recorded.
+    const w = openSqliteIndex(file);
+    assert.deepEqual(columns(), ['context_source', 'context_fallback']);
+    assert.equal((await w.chunks.get([a.chunks[0]!.id]))[0]!.contextSource, undefined);
+    const b = fileCommit('src/b.ts', ['fresh']);
+    b.chunks[0]!.contextSource = 'llm';
+    w.commitFiles([b]);
+    assert.deepEqual(await w.chunks.get([b.chunks[0]!.id]), b.chunks);
+    w.close();
+  });
+
   test('another schema version is INDEX_INCOMPATIBLE', () => {
     for (const version of [SCHEMA_VERSION + 1, SCHEMA_VERSION - 1]) {
       const file = tmpFile();

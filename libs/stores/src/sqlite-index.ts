@@ -25,6 +25,7 @@ import type { HnswOptions } from './sqlite/hnsw-cache.js';
 import { KeywordStore } from './sqlite/keyword-store.js';
 import { ManifestStore } from './sqlite/manifest-store.js';
 import {
+  addColumns,
   bumpVectorGeneration,
   checkVersions,
   initSchema,
@@ -448,6 +449,7 @@ export function openSqliteIndex(file: string, opts: OpenSqliteIndexOptions = {})
         .all() as { name: string }[];
       if (tables.some((t) => t.name === 'meta')) {
         checkVersions(handle, file);
+        if (!readonly) addColumns(handle);
       } else if (tables.length > 0) {
         throw corrupt(file, new Error('not a codesift index'));
       } else if (!create) {

@@ -18,6 +18,8 @@ export function chunkToWire(c: Chunk): CodeChunk {
     signature: c.signature ?? '',
     doc: c.doc ?? '',
     context: c.context ?? '',
+    contextSource: c.contextSource ?? '',
+    contextFallback: c.contextFallback ?? '',
   });
 }
 
@@ -35,6 +37,10 @@ export function chunkFromWire(c: CodeChunk): Chunk {
   if (c.signature) chunk.signature = c.signature;
   if (c.doc) chunk.doc = c.doc;
   if (c.context) chunk.context = c.context;
+  if (c.contextSource === 'llm' || c.contextSource === 'pattern') {
+    chunk.contextSource = c.contextSource;
+  }
+  if (c.contextFallback) chunk.contextFallback = c.contextFallback;
   return chunk;
 }
 

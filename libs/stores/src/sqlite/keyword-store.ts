@@ -33,12 +33,17 @@ interface ChunkRow {
   context: string | null;
   signature: string | null;
   doc: string | null;
+  /** Absent (not only null) in an index opened read-only that predates the column. */
+  context_source?: string | null;
+  context_fallback?: string | null;
 }
 
 /** What the chunks table stores: a KeywordDoc or a full Chunk (which adds `doc`, optional `context`). */
 export type StoredChunk = Omit<KeywordDoc, 'context'> & {
   context?: string | null | undefined;
   doc?: string | undefined;
+  contextSource?: string | undefined;
+  contextFallback?: string | undefined;
 };
 
 function rowToChunk(r: ChunkRow): Chunk {
@@ -55,6 +60,10 @@ function rowToChunk(r: ChunkRow): Chunk {
   if (r.signature !== null) c.signature = r.signature;
   if (r.doc !== null) c.doc = r.doc;
   if (r.context !== null) c.context = r.context;
+  if (r.context_source === 'llm' || r.context_source === 'pattern') {
+    c.contextSource = r.context_source;
+  }
+  if (r.context_fallback) c.contextFallback = r.context_fallback;
   return c;
 }
 
@@ -77,8 +86,8 @@ export class KeywordStore {
     }
     const info = this.ctx
       .stmt(
-        `INSERT INTO chunks(id, path, language, start_line, end_line, symbol, kind, content, context, signature, doc)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO chunks(id, path, language, start_line, end_line, symbol, kind, content, context, signature, doc, context_source, context_fallback)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         doc.id,
@@ -92,6 +101,8 @@ export class KeywordStore {
         doc.context ?? null,
         doc.signature ?? null,
         doc.doc ?? null,
+        doc.contextSource ?? null,
+        doc.contextFallback ?? null,
       );
     const symbolText =
       doc.symbol === null ? (doc.signature ?? '') : `${doc.symbol}\n${doc.signature ?? ''}`;

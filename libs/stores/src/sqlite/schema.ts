@@ -8,8 +8,12 @@
  *   written before they existed simply has no usable HNSW until a writer
  *   opens it.
  * - files: the manifest, one row per indexed file.
- * - chunks: raw chunk rows (content, context, signature, doc) keyed by an
- *   AUTOINCREMENT `seq` that is also the FTS rowid.
+ * - chunks: raw chunk rows (content, context, signature, doc, and who wrote
+ *   the context: context_source, context_fallback) keyed by an
+ *   AUTOINCREMENT `seq` that is also the FTS rowid. The two context_ columns
+ *   came later: addColumns gives an older index them when a writer opens it,
+ *   and a reader of an index without them reads every source as not
+ *   recorded, so neither needs a rebuild or a schema version.
  * - chunks_fts: contentless FTS5 (content='', contentless_delete=1) over
  *   analyzer output, pre-tokenised in JS and stored space-joined, in four
  *   columns: code, symbol (+signature), path, context. Contentless so text
@@ -43,7 +47,8 @@ CREATE TABLE files (
 CREATE TABLE chunks (
   seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, path TEXT NOT NULL,
   language TEXT NOT NULL, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, symbol TEXT,
-  kind TEXT NOT NULL, content TEXT NOT NULL, context TEXT, signature TEXT, doc TEXT
+  kind TEXT NOT NULL, content TEXT NOT NULL, context TEXT, signature TEXT, doc TEXT,
+  context_source TEXT, context_fallback TEXT
 );
 CREATE INDEX chunks_path ON chunks(path);
 CREATE VIRTUAL TABLE chunks_fts USING fts5(
@@ -78,6 +83,24 @@ export function initSchema(db: Db): void {
     put.run('updated_at', now);
     put.run('index_uid', randomUUID());
     put.run('vector_generation', '0');
+  })();
+}
+
+/** Columns added after SCHEMA_VERSION 1 shipped: nullable, so old rows read as not recorded. */
+const ADDED_COLUMNS: readonly { table: string; column: string; type: string }[] = [
+  { table: 'chunks', column: 'context_source', type: 'TEXT' },
+  { table: 'chunks', column: 'context_fallback', type: 'TEXT' },
+];
+
+/** A writer's open: adds the columns an index written before them lacks. */
+export function addColumns(db: Db): void {
+  db.transaction(() => {
+    for (const { table, column, type } of ADDED_COLUMNS) {
+      const have = db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[];
+      if (!have.some((c) => c.name === column)) {
+        db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+      }
+    }
   })();
 }
 

@@ -48,6 +48,8 @@ test('every chunk gets its pattern context; the rest of the file passes unchange
   const [file] = out.files as WorkFile<'contextualized'>[];
   assert.equal(file!.hash, 'h-src/graph.ts');
   assert.equal(file!.chunks[0]!.content, 'addEdge(a, b) {}');
+  assert.equal(file!.chunks[0]!.contextSource, 'pattern');
+  assert.equal(file!.chunks[0]!.contextFallback, '');
   assert.match(
     file!.chunks[0]!.context,
     /^Method addEdge \(add edge\) in Graph, lines 2-4 of TypeScript file src\/graph\.ts/,
@@ -79,9 +81,16 @@ test('a file whose contexts cannot be made fails alone', async () => {
   );
 });
 
+type BatchResult = Awaited<ReturnType<typeof contextualizeBatch>>;
+
+/** Each file's first chunk in a result. */
+function firstChunks(result: BatchResult) {
+  return (result.out![0]!.files as WorkFile<'contextualized'>[]).map((f) => f.chunks[0]!);
+}
+
 /** The context of each file's first chunk in a result. */
-function firstContexts(result: Awaited<ReturnType<typeof contextualizeBatch>>): string[] {
-  return (result.out![0]!.files as WorkFile<'contextualized'>[]).map((f) => f.chunks[0]!.context);
+function firstContexts(result: BatchResult): string[] {
+  return firstChunks(result).map((c) => c.context);
 }
 
 /** LLM mode as the stage builds it from its environment, on a fresh nats-server. */
@@ -137,6 +146,13 @@ test('LLM mode: contexts from the model, cached in the shared bucket across repl
         'Adds an edge between two nodes of the graph.',
         'Adds an edge between two nodes of the graph.',
       ]);
+      assert.deepEqual(
+        firstChunks(first).map((c) => [c.contextSource, c.contextFallback]),
+        [
+          ['llm', ''],
+          ['llm', ''],
+        ],
+      );
       assert.equal(fake.generations().length, 2);
       // The prompt carries the file's outline and the chunk.
       const prompt = JSON.stringify(fake.generations()[0]!.body);
@@ -155,14 +171,20 @@ test('LLM mode: contexts from the model, cached in the shared bucket across repl
   }
 });
 
-const FAULTS: [string, FakeMode, string[]][] = [
-  ['hangs', { kind: 'hang' }, ['qwen3:0.6b']],
-  ['answers HTTP 500', { kind: 'http', status: 500 }, ['qwen3:0.6b']],
-  ['answers garbage', { kind: 'invalid-json' }, ['qwen3:0.6b']],
-  ['is not installed', { kind: 'good', answer: { context: 'Never read.' } }, ['other:1b']],
+/** A fault, the models the fake has, and the fallback reason recorded on the chunk. */
+const FAULTS: [string, FakeMode, string[], string][] = [
+  ['hangs', { kind: 'hang' }, ['qwen3:0.6b'], 'timeout'],
+  ['answers HTTP 500', { kind: 'http', status: 500 }, ['qwen3:0.6b'], 'error'],
+  ['answers garbage', { kind: 'invalid-json' }, ['qwen3:0.6b'], 'garbage'],
+  [
+    'is not installed',
+    { kind: 'good', answer: { context: 'Never read.' } },
+    ['other:1b'],
+    'model-missing',
+  ],
 ];
 
-for (const [name, mode, models] of FAULTS) {
+for (const [name, mode, models, reason] of FAULTS) {
   test(`LLM mode: a model that ${name} fails no file; chunks get their pattern context`, async () => {
     const fake = await startFakeLlmServer({ models, mode });
     try {
@@ -171,7 +193,9 @@ for (const [name, mode, models] of FAULTS) {
         const batch = createWork('chunks', { jobId: 'job-4', files: [fileChunks('src/c.ts')] });
         const result = await contextualizeBatch(contextualizer, batch);
         assert.deepEqual(result.failed, []);
-        assert.match(firstContexts(result)[0]!, /^Method addEdge/);
+        const [chunk] = firstChunks(result);
+        assert.match(chunk!.context, /^Method addEdge/);
+        assert.deepEqual([chunk!.contextSource, chunk!.contextFallback], ['pattern', reason]);
       });
     } finally {
       await fake.close();

@@ -7,6 +7,7 @@
 // model fault; without one, pattern contexts only.
 import { createWorkFile, openBucket, type WorkFile, type WorkMessage } from '@codesift/bus';
 import {
+  applyContext,
   type ContextCache,
   type Contextualizer,
   createLlmContextualizer,
@@ -15,7 +16,7 @@ import {
 import { errorMessage } from '@codesift/core';
 import { createLlmClient, resolveLlmConfig } from '@codesift/llm';
 import type { FailedFile, StageDefinition, StageResult, StageRuntime } from '@codesift/service-kit';
-import { chunkFromWire, symbolFromWire } from '@codesift/wire';
+import { chunkFromWire, chunkToWire, symbolFromWire } from '@codesift/wire';
 import { createKvContextCache } from '../kv-context-cache.js';
 
 /**
@@ -34,13 +35,19 @@ export async function contextualizeBatch(
   const results = await Promise.all(
     batch.files.map(async (file) => {
       try {
-        const contexts = await contextualizer.contextualizeFile(file.chunks.map(chunkFromWire), {
+        const chunks = file.chunks.map(chunkFromWire);
+        const contexts = await contextualizer.contextualizeFile(chunks, {
           path: file.path,
           language: file.language,
           symbols: file.symbols.map(symbolFromWire),
         });
-        const chunks = file.chunks.map((c, i) => ({ ...c, context: contexts[i]?.text ?? '' }));
-        return { ok: createWorkFile('contextualized', { ...file, chunks }) };
+        // The context and who wrote it travel on with the chunk, to the index.
+        chunks.forEach((c, i) => {
+          applyContext(c, contexts[i]);
+        });
+        return {
+          ok: createWorkFile('contextualized', { ...file, chunks: chunks.map(chunkToWire) }),
+        };
       } catch (err) {
         // Neither contextualizer rejects for a model fault (LLM mode falls
         // back per chunk), so what lands here is a bug for this input: it

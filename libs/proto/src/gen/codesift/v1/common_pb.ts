@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file codesift/v1/common.proto.
  */
 export const file_codesift_v1_common: GenFile = /*@__PURE__*/
-  fileDesc("Chhjb2Rlc2lmdC92MS9jb21tb24ucHJvdG8SC2NvZGVzaWZ0LnYxIjEKCUxpbmVSYW5nZRISCgpzdGFydF9saW5lGAEgASgNEhAKCGVuZF9saW5lGAIgASgNIk8KDFNlYXJjaEZpbHRlchIRCglsYW5ndWFnZXMYASADKAkSFQoNaW5jbHVkZV9wYXRocxgCIAMoCRIVCg1leGNsdWRlX3BhdGhzGAMgAygJIsMBCgpDb2RlU3ltYm9sEgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSFgoOcXVhbGlmaWVkX25hbWUYAyABKAkSDAoEa2luZBgEIAEoCRIMCgRwYXRoGAUgASgJEhAKCGxhbmd1YWdlGAYgASgJEiUKBXJhbmdlGAcgASgLMhYuY29kZXNpZnQudjEuTGluZVJhbmdlEg4KBnBhcmVudBgIIAEoCRIRCglzaWduYXR1cmUYCSABKAkSCwoDZG9jGAogASgJIr4BCglDb2RlQ2h1bmsSCgoCaWQYASABKAkSDAoEcGF0aBgCIAEoCRIQCghsYW5ndWFnZRgDIAEoCRIlCgVyYW5nZRgEIAEoCzIWLmNvZGVzaWZ0LnYxLkxpbmVSYW5nZRIOCgZzeW1ib2wYBSABKAkSDAoEa2luZBgGIAEoCRIPCgdjb250ZW50GAcgASgJEhEKCXNpZ25hdHVyZRgIIAEoCRILCgNkb2MYCSABKAkSDwoHY29udGV4dBgKIAEoCWIGcHJvdG8z");
+  fileDesc("Chhjb2Rlc2lmdC92MS9jb21tb24ucHJvdG8SC2NvZGVzaWZ0LnYxIjEKCUxpbmVSYW5nZRISCgpzdGFydF9saW5lGAEgASgNEhAKCGVuZF9saW5lGAIgASgNIk8KDFNlYXJjaEZpbHRlchIRCglsYW5ndWFnZXMYASADKAkSFQoNaW5jbHVkZV9wYXRocxgCIAMoCRIVCg1leGNsdWRlX3BhdGhzGAMgAygJIsMBCgpDb2RlU3ltYm9sEgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSFgoOcXVhbGlmaWVkX25hbWUYAyABKAkSDAoEa2luZBgEIAEoCRIMCgRwYXRoGAUgASgJEhAKCGxhbmd1YWdlGAYgASgJEiUKBXJhbmdlGAcgASgLMhYuY29kZXNpZnQudjEuTGluZVJhbmdlEg4KBnBhcmVudBgIIAEoCRIRCglzaWduYXR1cmUYCSABKAkSCwoDZG9jGAogASgJIvABCglDb2RlQ2h1bmsSCgoCaWQYASABKAkSDAoEcGF0aBgCIAEoCRIQCghsYW5ndWFnZRgDIAEoCRIlCgVyYW5nZRgEIAEoCzIWLmNvZGVzaWZ0LnYxLkxpbmVSYW5nZRIOCgZzeW1ib2wYBSABKAkSDAoEa2luZBgGIAEoCRIPCgdjb250ZW50GAcgASgJEhEKCXNpZ25hdHVyZRgIIAEoCRILCgNkb2MYCSABKAkSDwoHY29udGV4dBgKIAEoCRIWCg5jb250ZXh0X3NvdXJjZRgLIAEoCRIYChBjb250ZXh0X2ZhbGxiYWNrGAwgASgJYgZwcm90bzM");
 
 /**
  * A half-open-free, 1-based inclusive line range in a file.
@@ -186,6 +186,20 @@ export type CodeChunk = Message<"codesift.v1.CodeChunk"> & {
    * @generated from field: string context = 10;
    */
   context: string;
+
+  /**
+   * Who wrote `context`: "llm" or "pattern"; empty when not recorded.
+   *
+   * @generated from field: string context_source = 11;
+   */
+  contextSource: string;
+
+  /**
+   * When the pattern stood in for the model: why ("timeout", "garbage", ...).
+   *
+   * @generated from field: string context_fallback = 12;
+   */
+  contextFallback: string;
 };
 
 /**
