@@ -10,30 +10,11 @@ import { indexRepository } from '@codesift/pipeline';
 import { openLocalEngine } from '@codesift/search';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import Database from 'better-sqlite3';
-import { startWorker, type Worker } from '../support/processes.js';
+import { indexSnapshot as snapshot } from '../support/index-snapshot.js';
+import { startWorker, type Worker, workersStarted } from '../support/processes.js';
 import { writeTree } from '../support/tree.js';
 
 const STAGES = ['chunker', 'contextualizer', 'embedder', 'writer', 'symbols'] as const;
-
-/** Everything two indexes must agree on, read straight from the SQLite files. */
-function snapshot(indexPath: string) {
-  const db = new Database(indexPath, { readonly: true });
-  try {
-    const all = (sql: string) => db.prepare(sql).all();
-    return {
-      files: all(
-        'SELECT path, hash, size, language, chunk_count, symbol_count FROM files ORDER BY path',
-      ),
-      chunks: all(
-        'SELECT id, path, start_line, end_line, symbol, kind, content, context, signature, doc FROM chunks ORDER BY id',
-      ),
-      symbols: all('SELECT id, name, qualified_name, kind, path, parent FROM symbols ORDER BY id'),
-    };
-  } finally {
-    db.close();
-  }
-}
 
 const QUERIES = [
   'add an edge to the graph',
@@ -135,6 +116,7 @@ describe('cluster pipeline over NATS (end to end)', () => {
     const js = jetstream(nc);
     await ensureStreams(await jetstreamManager(nc));
     for (const stage of STAGES) workers.push(startWorker(stage, env));
+    await workersStarted(workers);
     const logs = () => workers.map((w) => `--- ${w.stage}\n${w.log}`).join('\n');
 
     const runJob = async () => {

@@ -45,6 +45,24 @@ export function startWorker(stage: string, env: NodeJS.ProcessEnv): Worker {
   return w;
 }
 
+/**
+ * Resolves once every worker has logged that it consumes its queues; on a
+ * loaded machine starting a few Node processes takes a while. Rejects with
+ * their logs when one exits first or `timeoutMs` passes.
+ */
+export async function workersStarted(workers: readonly Worker[], timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  const started = (w: Worker) => /"msg":"started"/.test(w.log);
+  while (!workers.every(started)) {
+    const exited = workers.find((w) => w.proc.exitCode !== null);
+    if (exited || Date.now() > deadline) {
+      const logs = workers.map((w) => `--- ${w.stage}\n${w.log}`).join('\n');
+      throw new Error(`${exited ? `${exited.stage} exited` : 'workers did not start'}\n${logs}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 const CLUSTER_SCRIPT = path.join(repoRoot, 'scripts', 'cluster.mjs');
 
 export interface DevClusterOptions {
