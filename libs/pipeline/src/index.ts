@@ -1,5 +1,12 @@
 export { EmbedBatcher, type EmbedFn } from './batcher.js';
 export {
+  type IndexWatcher,
+  type IndexWatchOptions,
+  MAX_LISTED_PATHS,
+  type WatchBatch,
+  watchIndex,
+} from './index-watcher.js';
+export {
   createLocalIndexJobs,
   type IndexJobState,
   type IndexJobStatus,

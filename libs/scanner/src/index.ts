@@ -1,4 +1,5 @@
 export { decodeText, isBinaryContent } from './content.js';
+export { PathFilter, type PathFilterOptions, type PathKind } from './path-filter.js';
 export { readFileContent } from './read-file.js';
 export { addRedactionCounts, type Redaction, redactSecrets } from './redact-secrets.js';
 export { scan } from './scan.js';

@@ -12,8 +12,9 @@ import path from 'node:path';
 import { detectLanguage } from '@codesift/analysis';
 import { CodesiftError, isInside, type ScannedFile, type SkipReason } from '@codesift/core';
 import { IGNORE_FILE_NAMES, IgnoreRules } from './ignore-rules.js';
+import { directorySkip, fileSkip } from './path-verdict.js';
 import { describeError, tooLargeDetail } from './read-file.js';
-import { classifyDirectory, classifyFileName, VCS_DIRS } from './skip-rules.js';
+import { classifyFileName, VCS_DIRS } from './skip-rules.js';
 import {
   DEFAULT_MAX_FILE_BYTES,
   MAX_SKIPPED_FILES,
@@ -221,19 +222,11 @@ class Walk {
 
   /** Ignore rules and name classification; 'skip' when already counted. */
   private fileVerdict(dir: Directory, rel: string, name: string): 'skip' | 'keep' {
-    const verdict = dir.rules.test(rel, false);
-    if (verdict.ignored) {
-      this.count('ignored');
-      return 'skip';
-    }
-    const reason = classifyFileName(name, this.classifyOptions);
-    // An explicit negation (`!yarn.lock`) overrides the built-in lists, but
-    // never the secret list: that one only opens with includeSecrets.
-    if (reason && (reason === 'secret' || !verdict.unignored)) {
-      this.skip(rel, reason);
-      return 'skip';
-    }
-    return 'keep';
+    const reason = fileSkip(dir.rules, rel, name, this.classifyOptions);
+    if (reason === undefined) return 'keep';
+    if (reason === 'ignored') this.count('ignored');
+    else this.skip(rel, reason);
+    return 'skip';
   }
 
   private acceptDirectory(
@@ -244,12 +237,11 @@ class Walk {
     name: string,
     viaLink: boolean,
   ): Directory | undefined {
-    const verdict = parent.rules.test(rel, true);
-    if (verdict.ignored) {
+    const reason = directorySkip(parent.rules, rel, name, this.classifyOptions);
+    if (reason === 'ignored') {
       this.count('ignored');
       return undefined;
     }
-    const reason = verdict.unignored ? undefined : classifyDirectory(name, this.classifyOptions);
     if (reason) {
       this.skip(rel, reason, 'directory');
       return undefined;
