@@ -16,7 +16,8 @@
  *    a failed or late side dropped and reported (retrieval.ts);
  * 3. rank: fuse the sides, read what the boosts need (evidence.ts), apply
  *    definition and anchor boosts and focus, collapse to files (ranking.ts);
- * 4. hydrate: the top results from the chunk store, with snippets (hydrate.ts).
+ * 4. hydrate: the top results from the chunk store, with snippets (hydrate.ts),
+ *    each marked `stale` when its file changed since indexing (freshness.ts).
  *
  * getSnippet reads indexed files from disk (indexed-file.ts).
  */
@@ -29,6 +30,7 @@ import { openSqliteIndex } from '@codesift/stores';
 import { type Evidence, gatherEvidence } from './evidence.js';
 import { cannotListFileSymbols } from './file-symbols.js';
 import { type CompiledFilter, compileFilter } from './filters.js';
+import { stalePaths } from './freshness.js';
 import { hydrate, snippetTerms } from './hydrate.js';
 import { readIndexedLines } from './indexed-file.js';
 import {
@@ -52,6 +54,7 @@ import type {
   SearchEngine,
   SearchRequest,
   SearchResponse,
+  SearchResult,
   Snippet,
 } from './types.js';
 import { listVocabulary, type VocabularyRequest } from './vocabulary.js';
@@ -86,7 +89,7 @@ export async function openLocalEngine(options: LocalEngineOptions): Promise<Sear
   checkSettings(options);
   const index = openSqliteIndex(indexPath, { readonly: true });
   try {
-    return await createEngine(localSearchIndex(index, indexPath), options);
+    return await createEngine(localSearchIndex(index, indexPath), options, true);
   } catch (err) {
     index.close();
     throw err;
@@ -96,14 +99,20 @@ export async function openLocalEngine(options: LocalEngineOptions): Promise<Sear
 /**
  * The engine over any store set (see SearchIndex): the cluster's query
  * service opens its stores (@codesift/stores-cluster openSearchIndexFromEnv)
- * and searches them exactly as the local engine searches SQLite.
+ * and searches them exactly as the local engine searches SQLite, except
+ * that it does not compare hits with the files on disk (freshness.ts): a
+ * cluster's files live on its scanners' disks, not the query service's.
  */
 export async function openEngine(options: EngineOptions): Promise<SearchEngine> {
   checkSettings(options);
-  return createEngine(options.index, options);
+  return createEngine(options.index, options, false);
 }
 
-async function createEngine(index: SearchIndex, options: EngineSettings): Promise<SearchEngine> {
+async function createEngine(
+  index: SearchIndex,
+  options: EngineSettings,
+  checkFreshness: boolean,
+): Promise<SearchEngine> {
   const meta = await index.meta();
   const planner = plannerConfigFor(meta.root, options);
   const embedder = queryEmbedderFor(
@@ -113,7 +122,7 @@ async function createEngine(index: SearchIndex, options: EngineSettings): Promis
     options.env ?? process.env,
   );
   const llm = llmClientFor(meta.root, options);
-  return new Engine(index, embedder, planner, llm);
+  return new Engine(index, embedder, planner, llm, checkFreshness);
 }
 
 /**
@@ -166,6 +175,8 @@ class Engine implements SearchEngine {
     private readonly embedder: QueryEmbedder | null,
     private readonly planner: PlannerConfig,
     private readonly llm: LlmClient | null,
+    /** Mark hits and snippets whose file changed on disk since it was indexed (freshness.ts). */
+    private readonly checkFreshness: boolean,
   ) {}
 
   /**
@@ -233,15 +244,18 @@ class Engine implements SearchEngine {
     }
     // 3. rank, then 4. hydrate.
     const ranked = await timed(() => this.rankStep(plan, fused.value));
-    const results = await timed(() =>
-      hydrate(
+    // Hydration includes the freshness check: both read what the results show.
+    const results = await timed(async () => {
+      const hydrated = await hydrate(
         this.index.chunks,
         ranked.value.ranked,
         snippetTerms(plan),
         request.explain === true,
         ranked.value.evidence.chunks,
-      ),
-    );
+      );
+      await this.markStale(hydrated);
+      return hydrated;
+    });
     const count = await counting;
 
     const timings: Record<string, number> = {
@@ -345,7 +359,21 @@ class Engine implements SearchEngine {
 
   async getSnippet(file: string, startLine: number, endLine: number): Promise<Snippet> {
     this.ensureOpen();
-    return readIndexedLines(this.index, file, startLine, endLine);
+    const snippet = await readIndexedLines(this.index, file, startLine, endLine);
+    if (this.checkFreshness && (await stalePaths(this.index, [snippet.path])).size > 0) {
+      snippet.stale = true;
+    }
+    return snippet;
+  }
+
+  /** Sets `stale` on the results whose file changed since it was indexed. */
+  private async markStale(results: SearchResult[]): Promise<void> {
+    if (!this.checkFreshness || results.length === 0) return;
+    const stale = await stalePaths(
+      this.index,
+      results.map((r) => r.path),
+    );
+    for (const r of results) if (stale.has(r.path)) r.stale = true;
   }
 
   async close(): Promise<void> {

@@ -101,6 +101,12 @@ export interface SearchResult {
   snippet: string;
   /** First line of `snippet` in the file. */
   snippetStartLine: number;
+  /**
+   * True when the file changed on disk (or is gone) since it was indexed:
+   * the lines and snippet are the indexed version's and may have moved.
+   * Absent when fresh, and from engines that do not check (a cluster's).
+   */
+  stale?: boolean;
   explain?: ScoreExplain;
 }
 
@@ -146,7 +152,10 @@ export interface Snippet {
   startLine: number;
   endLine: number;
   language: string;
+  /** The lines as they are on disk now. */
   text: string;
+  /** True when the file changed since it was indexed: line numbers from a search may have moved. */
+  stale?: boolean;
 }
 
 /**

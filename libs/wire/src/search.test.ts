@@ -8,6 +8,8 @@ import {
   searchRequestToProto,
   searchResponseFromProto,
   searchResponseToProto,
+  snippetFromProto,
+  snippetToProto,
 } from './search.js';
 
 test('maps adaptive fusion, focus and the ablation switches', () => {
@@ -153,4 +155,42 @@ test('the rewrite mode travels as the optional bool: unset auto, true on, false 
   const auto = create(SearchRequestSchema, searchRequestToProto({ query: 'x', rewrite: 'auto' }));
   assert.equal(auto.rewrite, undefined);
   assert.equal(searchRequestFromProto(auto).rewrite, undefined);
+});
+
+test('stale travels both ways for results and snippets, absent when fresh', () => {
+  const result = {
+    chunkId: 'c1',
+    path: 'a.ts',
+    startLine: 1,
+    endLine: 2,
+    symbol: null,
+    kind: 'window',
+    language: 'typescript',
+    score: 1,
+    snippet: 'x',
+    snippetStartLine: 1,
+  };
+  const res: SearchResponse = {
+    query: 'q',
+    fusion: 'linear',
+    timings: {},
+    degraded: [],
+    totalChunks: 2,
+    results: [
+      { ...result, stale: true },
+      { ...result, chunkId: 'c2', path: 'b.ts' },
+    ],
+  };
+  const back = searchResponseFromProto(
+    { query: 'q' },
+    searchResponseToProto(res, { explain: false }),
+  );
+  assert.equal(back.results[0]!.stale, true);
+  assert.equal('stale' in back.results[1]!, false);
+  const snippet = { path: 'a.ts', startLine: 1, endLine: 1, language: 'typescript', text: 'x' };
+  assert.deepEqual(snippetFromProto(snippetToProto({ ...snippet, stale: true })), {
+    ...snippet,
+    stale: true,
+  });
+  assert.deepEqual(snippetFromProto(snippetToProto(snippet)), snippet);
 });

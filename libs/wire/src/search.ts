@@ -101,6 +101,7 @@ export function searchResponseToProto(
       score: r.score,
       snippet: r.snippet,
       snippetStartLine: r.snippetStartLine,
+      stale: r.stale === true,
       chunkId: r.chunkId,
       explain:
         options.explain && r.explain
@@ -215,6 +216,8 @@ export function searchResponseFromProto(
       snippet: r.snippet,
       snippetStartLine: r.snippetStartLine || startLine,
     };
+    // Present only when true, as the local engine sets it.
+    if (r.stale) out.stale = true;
     if (request.explain && r.explain) {
       const e = r.explain;
       out.explain = {
@@ -254,6 +257,7 @@ export function snippetToProto(s: Snippet): GetSnippetResponse {
     range: { startLine: s.startLine, endLine: s.endLine },
     language: s.language,
     text: s.text,
+    stale: s.stale === true,
   });
 }
 
@@ -264,6 +268,7 @@ export function snippetFromProto(s: GetSnippetResponse): Snippet {
     endLine: s.range?.endLine ?? 0,
     language: s.language,
     text: s.text,
+    ...(s.stale ? { stale: true } : {}),
   };
 }
 

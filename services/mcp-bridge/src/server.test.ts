@@ -148,8 +148,24 @@ describe('mcp tools over an in-memory client', () => {
       score: 0.9,
       snippet: result().snippet,
       snippet_start_line: 4,
+      stale: false,
     });
     assert.equal(s.results[1]?.symbol, null);
+    assert.doesNotMatch(t, /STALE/);
+  });
+
+  test('search_code marks a result from a file changed since indexing, in text and structure', async () => {
+    engine.results = [result({ stale: true }), result({ path: 'src/b.ts', score: 0.5 })];
+    const r = await conn.call('search_code', { query: 'addEdge' });
+    const t = text(r);
+    assert.match(t, /1\. src\/graph\.ts:3-9 .*score 0\.900\] {2}STALE\n/);
+    assert.match(t, /2\. src\/b\.ts:.*score 0\.500\]\n/);
+    assert.match(t, /STALE: the file changed since it was indexed/);
+    const s = r.structuredContent as { results: { stale: boolean }[] };
+    assert.deepEqual(
+      s.results.map((x) => x.stale),
+      [true, false],
+    );
   });
 
   test('search_code with no results says what to try, and is not an error', async () => {
@@ -290,7 +306,23 @@ describe('mcp tools over an in-memory client', () => {
       language: 'typescript',
       text: 'class Graph {\n  edges = [];\n}',
       truncated: false,
+      stale: false,
     });
+  });
+
+  test('get_snippet says when the file changed since it was indexed', async () => {
+    engine.staleFiles.add('src/graph.ts');
+    try {
+      const r = await conn.call('get_snippet', {
+        path: 'src/graph.ts',
+        start_line: 1,
+        end_line: 1,
+      });
+      assert.match(text(r), /\n\[STALE: the file changed since it was indexed;/);
+      assert.equal((r.structuredContent as { stale: boolean }).stale, true);
+    } finally {
+      engine.staleFiles.delete('src/graph.ts');
+    }
   });
 
   test('get_snippet cuts long ranges at 400 lines and says where to go on', async () => {

@@ -23,6 +23,7 @@ import {
   renderResults,
   renderSummary,
   type SearchViewOptions,
+  staleWarning,
 } from '../ui/search-view.js';
 
 const OPTIONS = {
@@ -239,6 +240,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       : 'results are from the other side only';
     io.stderr.write(`${err.yellow('warning:')} ${d} (${without})\n`);
   }
+  const stale = staleWarning(response);
+  if (stale) io.stderr.write(`${err.yellow('warning:')} ${stale}\n`);
   if (values.explain && response.plan) io.stdout.write(`${out.dim(renderPlan(response.plan))}\n`);
   if (response.results.length === 0) {
     io.stdout.write(renderNoResults(query));
@@ -381,6 +384,7 @@ function toJson(res: SearchResponse, explain: boolean): unknown {
       snippet: r.snippet,
       snippetStartLine: r.snippetStartLine,
       chunkId: r.chunkId,
+      stale: r.stale === true,
       ...(explain && r.explain ? { explain: r.explain } : {}),
     })),
     timings: res.timings,

@@ -52,6 +52,7 @@ export function renderResults(res: SearchResponse, opts: SearchViewOptions): str
     const head = [st.cyan(where)];
     if (r.symbol) head.push(st.bold(r.symbol));
     head.push(st.dim(`${r.kind} · ${r.language} · ${formatScore(r.score, 4)}`));
+    if (r.stale) head.push(st.yellow(STALE_MARK));
     const lines = [head.join('  ')];
     if (opts.explain && r.explain) lines.push(`  ${st.dim(formatExplain(r))}`);
     const snippet = r.snippet.split('\n');
@@ -63,6 +64,17 @@ export function renderResults(res: SearchResponse, opts: SearchViewOptions): str
     blocks.push(lines.join('\n'));
   }
   return `${blocks.join('\n\n')}\n`;
+}
+
+/** Beside a result whose file changed since it was indexed (see SearchResult.stale). */
+export const STALE_MARK = '[stale: changed since indexed]';
+
+/** The warning for results from changed files, or '' when there are none. */
+export function staleWarning(res: SearchResponse): string {
+  const n = res.results.filter((r) => r.stale).length;
+  if (n === 0) return '';
+  const which = n === 1 ? '1 result is' : `${n} results are`;
+  return `${which} from files changed since they were indexed: their lines may have moved (run \`codesift index\`, or keep \`codesift watch\` running)`;
 }
 
 /** One line under the results: how many, how long, and how they were fused. */

@@ -21,6 +21,9 @@ export class FakeEngine implements SearchEngine {
   fail: Partial<Record<keyof SearchEngine, unknown>> = {};
   closed = false;
 
+  /** Files getSnippet reports as changed since they were indexed. */
+  readonly staleFiles = new Set<string>();
+
   constructor(readonly files: Record<string, string> = {}) {}
 
   private record(method: keyof SearchEngine, ...args: unknown[]): void {
@@ -109,6 +112,7 @@ export class FakeEngine implements SearchEngine {
       endLine: end,
       language: 'typescript',
       text: lines.slice(startLine - 1, end).join('\n'),
+      ...(this.staleFiles.has(path) ? { stale: true } : {}),
     };
   }
 

@@ -37,6 +37,11 @@ export const getSnippetOutput = {
   truncated: z
     .boolean()
     .describe(`True when the request spanned more than ${MAX_SNIPPET_LINES} lines and was cut.`),
+  stale: z
+    .boolean()
+    .describe(
+      'True when the file changed since it was indexed: the text is current, but line numbers from earlier search results may have moved.',
+    ),
 };
 
 export const GET_SNIPPET_DESCRIPTION = [
@@ -89,13 +94,17 @@ export function registerGetSnippet(
       const more = truncated
         ? `\n[cut at ${maxLines} lines; continue with start_line ${snippet.endLine + 1}]`
         : '';
-      return okResult(`${header}\n${body}${more}`, {
+      const stale = snippet.stale
+        ? '\n[STALE: the file changed since it was indexed; these are its current lines, and line numbers from earlier search results may have moved]'
+        : '';
+      return okResult(`${header}\n${body}${more}${stale}`, {
         path: snippet.path,
         start_line: snippet.startLine,
         end_line: snippet.endLine,
         language: snippet.language,
         text: snippet.text,
         truncated,
+        stale: snippet.stale === true,
       });
     },
   );

@@ -77,6 +77,11 @@ const resultSchema = z.object({
   score: z.number(),
   snippet: z.string(),
   snippet_start_line: z.number().int(),
+  stale: z
+    .boolean()
+    .describe(
+      'True when the file changed since it was indexed: the lines and snippet may be out of date; read the file with get_snippet.',
+    ),
 });
 
 export const searchCodeOutput = {
@@ -97,6 +102,7 @@ export const SEARCH_CODE_DESCRIPTION = [
   'Use it first when you do not know where something lives.',
   'Narrow with language/languages, path_include/path_exclude globs, or files_only to list files rather than chunks.',
   'Use find_symbol when you know the exact name of a definition, and get_snippet to read more lines around a result.',
+  'A result marked stale comes from a file edited since it was indexed: its line numbers may be off.',
 ].join(' ');
 
 export function registerSearchCode(
@@ -133,6 +139,7 @@ export function registerSearchCode(
           score: r.score,
           snippet: r.snippet,
           snippet_start_line: r.snippetStartLine,
+          stale: r.stale === true,
         })),
         degraded: response.degraded,
         total_chunks: response.totalChunks,
@@ -190,12 +197,18 @@ function formatSearch(response: SearchResponse, args: SearchCodeArgs): string {
       const symbol = r.symbol ? `  ${r.symbol}` : '';
       out.push('');
       out.push(
-        `${i + 1}. ${r.path}:${r.startLine}-${r.endLine}${symbol}  [${r.kind}, ${r.language}, score ${r.score.toFixed(3)}]`,
+        `${i + 1}. ${r.path}:${r.startLine}-${r.endLine}${symbol}  [${r.kind}, ${r.language}, score ${r.score.toFixed(3)}]${r.stale ? '  STALE' : ''}`,
       );
       if (r.snippet.trim()) out.push(indent(numberLines(r.snippet, r.snippetStartLine), '   '));
     });
     out.push('');
     out.push('Read more of a result with get_snippet(path, start_line, end_line).');
+    if (response.results.some((r) => r.stale)) {
+      out.push(
+        'STALE: the file changed since it was indexed and has not been re-indexed yet; its lines may have moved. ' +
+          'Read it with get_snippet, or search again in a moment.',
+      );
+    }
   }
   if (response.degraded.length) {
     out.push(`Note: partial results, some backends failed: ${response.degraded.join('; ')}.`);
