@@ -297,4 +297,36 @@ describe('createLocalIndexJobs', () => {
     assert.equal(closed, 1);
     await jobs.close();
   });
+
+  test('with keepEmbedderMs, the next job reuses the embedder; close() closes it', async () => {
+    let made = 0;
+    let closed = 0;
+    const jobs = createLocalIndexJobs({
+      root,
+      indexPath: path.join(dir, 'kept', 'index.db'),
+      embedderFactory: async () => {
+        made++;
+        return {
+          name: 'test:const-4',
+          dimensions: 4,
+          maxBatch: 8,
+          embed: async (texts) => texts.map(() => new Float32Array([1, 0, 0, 0])),
+          close: async () => {
+            closed++;
+          },
+        };
+      },
+      keepEmbedderMs: 60_000,
+      indexer: indexRepository,
+    });
+    for (let i = 0; i < 3; i++) {
+      const job = await jobs.start({ rebuild: i === 0 });
+      const end = (await collect(jobs.watch(job.jobId))).at(-1)!;
+      assert.equal(end.state, 'succeeded', end.error ?? '');
+    }
+    assert.equal(made, 1, 'one model for three jobs');
+    assert.equal(closed, 0);
+    await jobs.close();
+    assert.equal(closed, 1);
+  });
 });

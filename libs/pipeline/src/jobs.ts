@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { type Chunker, createChunker } from '@codesift/chunking';
 import {
   CodesiftError,
   type IndexJobStatus as CoreIndexJobStatus,
@@ -58,6 +59,12 @@ export interface LocalIndexJobsOptions {
   root?: string;
   /** Makes the embedder for a job with vectors; the runner closes it after the job. */
   embedderFactory?: () => Promise<Embedder>;
+  /**
+   * Keep the embedder open this long after a job, for the next one; default
+   * 0 (closed at once). A watch re-indexes every few seconds while someone
+   * edits, and loading the built-in model takes seconds each time.
+   */
+  keepEmbedderMs?: number;
   maxFileBytes?: number;
   extraIgnore?: string[];
   /** Jobs waiting at most; default 8. */
@@ -93,6 +100,9 @@ export function createLocalIndexJobs(options: LocalIndexJobsOptions = {}): Index
   const queue: Job[] = [];
   let running: { job: Job; controller: AbortController; done: Promise<void> } | null = null;
   let closed = false;
+  const embedders = keptEmbedder(options.embedderFactory, options.keepEmbedderMs ?? 0);
+  // Made once: loading the grammars costs more than re-indexing one saved file.
+  let chunker: Promise<Chunker> | undefined;
 
   const changed = (job: Job) => {
     job.version++;
@@ -133,12 +143,14 @@ export function createLocalIndexJobs(options: LocalIndexJobsOptions = {}): Index
     changed(job);
     let embedder: Embedder | undefined;
     try {
-      if (s.vectors) embedder = await options.embedderFactory!();
+      if (s.vectors) embedder = await embedders.acquire();
+      chunker ??= createChunker();
       const summary = await indexer({
         root: s.root,
         indexPath: s.indexPath,
         vectors: s.vectors,
         embedder,
+        chunker: await chunker,
         rebuild: s.rebuild,
         maxFileBytes: options.maxFileBytes,
         extraIgnore: options.extraIgnore,
@@ -154,7 +166,7 @@ export function createLocalIndexJobs(options: LocalIndexJobsOptions = {}): Index
       s.state = 'failed';
       s.error = errorMessage(err);
     } finally {
-      await embedder?.close().catch(() => {});
+      if (embedder) await embedders.release(embedder);
     }
     s.finishedAt = Date.now();
     s.elapsedSeconds = (s.finishedAt - (s.startedAt ?? s.finishedAt)) / 1000;
@@ -268,6 +280,43 @@ export function createLocalIndexJobs(options: LocalIndexJobsOptions = {}): Index
         running.controller.abort();
         await running.done;
       }
+      await embedders.close();
+    },
+  };
+}
+
+/** Embedders from `factory`, the last one kept open `keepMs` after its job for the next. */
+function keptEmbedder(factory: (() => Promise<Embedder>) | undefined, keepMs: number) {
+  let kept: { embedder: Embedder; timer: NodeJS.Timeout } | null = null;
+  let closed = false;
+  const dispose = (e: Embedder) => e.close().catch(() => {});
+  return {
+    async acquire(): Promise<Embedder> {
+      if (kept) {
+        clearTimeout(kept.timer);
+        const { embedder } = kept;
+        kept = null;
+        return embedder;
+      }
+      return factory!();
+    },
+    async release(embedder: Embedder): Promise<void> {
+      if (keepMs <= 0 || closed) return dispose(embedder);
+      const timer = setTimeout(() => {
+        if (kept?.embedder === embedder) kept = null;
+        void dispose(embedder);
+      }, keepMs);
+      // A kept model must not hold the process open.
+      timer.unref();
+      kept = { embedder, timer };
+    },
+    async close(): Promise<void> {
+      closed = true;
+      if (!kept) return;
+      clearTimeout(kept.timer);
+      const { embedder } = kept;
+      kept = null;
+      await dispose(embedder);
     },
   };
 }

@@ -14,6 +14,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
     summary: 'search the index for a question, identifier or pasted error',
     load: () => import('./commands/search-command.js'),
   },
+  watch: {
+    summary: 'keep the local index fresh: re-index files as they are saved, added, deleted',
+    load: () => import('./commands/watch-command.js'),
+  },
   serve: {
     summary: 'serve the local index over gRPC (search, index, symbols, health)',
     load: () => import('./commands/serve-command.js'),

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { CodesiftError, errorMessage } from '@codesift/core';
+import { CodesiftError, errorMessage, type IndexJobStatus } from '@codesift/core';
 import { type LocalWorkspace, openLocalWorkspace } from '@codesift/mcp-bridge';
 import { createEmbedderFromEnv, embedderNameFromEnv } from '@codesift/models';
 import { createLocalIndexJobs, DEFAULT_INDEX_DIR, defaultIndexPath } from '@codesift/pipeline';
@@ -8,6 +8,7 @@ import { openLocalEngine } from '@codesift/search';
 import { openSqliteIndex } from '@codesift/stores';
 import { findIndexUpwards, indexFileFromOption } from './index-location.js';
 import type { CliIO } from './io.js';
+import { WATCH_KEEP_EMBEDDER_MS, watchForServer } from './server-watch.js';
 
 /**
  * The directory `codesift mcp` serves and its index file, which need not
@@ -30,10 +31,14 @@ export function resolveServedIndex(
   return { root: path.resolve(io.cwd), indexPath: defaultIndexPath(io.cwd) };
 }
 
-/** Opens the workspace: the engine (when indexed) and the index jobs of `root`. */
+/**
+ * Opens the workspace: the engine (when indexed), the index jobs of `root`,
+ * and unless `watch` is false a watch that keeps the index fresh once it
+ * exists (server-watch.ts).
+ */
 export function openMcpWorkspace(
   served: { root: string; indexPath: string },
-  options: { keywordOnly: boolean; log: (line: string) => void },
+  options: { keywordOnly: boolean; watch: boolean; log: (line: string) => void },
   io: CliIO,
 ): Promise<LocalWorkspace> {
   const vectors = !options.keywordOnly;
@@ -49,10 +54,17 @@ export function openMcpWorkspace(
       root: served.root,
       indexPath: served.indexPath,
       ...(vectors ? { embedderFactory: () => createEmbedderFromEnv(io.env) } : {}),
+      ...(options.watch ? { keepEmbedderMs: WATCH_KEEP_EMBEDDER_MS } : {}),
     }),
     vectors,
     embedder: vectors ? embedderNameFromEnv(io.env) : null,
     log: options.log,
+    ...(options.watch
+      ? {
+          watch: (reindex: () => Promise<IndexJobStatus>) =>
+            watchForServer({ ...served, run: reindex, log: options.log }),
+        }
+      : {}),
   });
 }
 

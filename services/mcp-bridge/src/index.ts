@@ -14,4 +14,5 @@ export {
   type LocalWorkspace,
   type LocalWorkspaceOptions,
   openLocalWorkspace,
+  type WorkspaceWatch,
 } from './workspace.js';

@@ -103,6 +103,56 @@ describe('LocalWorkspace', () => {
     await ws.close();
   });
 
+  test('the watch starts once the index exists, runs jobs through the queue, and stops on clear', async () => {
+    const jobs = manualJobs();
+    const opened: FakeEngine[] = [];
+    const watches: { reindex: () => Promise<IndexJobStatus>; closed: boolean }[] = [];
+    const ws = await openLocalWorkspace({
+      root: dir,
+      indexPath,
+      jobs,
+      vectors: false,
+      embedder: null,
+      open: async () => {
+        const e = new FakeEngine();
+        opened.push(e);
+        return e;
+      },
+      watch: async (reindex) => {
+        const w = { reindex, closed: false };
+        watches.push(w);
+        return {
+          close: async () => {
+            w.closed = true;
+          },
+        };
+      },
+    });
+    assert.equal(ws.watching(), false, 'nothing to keep fresh before an index exists');
+    const { job } = await ws.startIndex();
+    mkdirSync(path.dirname(indexPath), { recursive: true });
+    writeFileSync(indexPath, '');
+    const followed = ws.follow(job.jobId);
+    jobs.finish('succeeded');
+    await followed;
+    assert.equal(ws.watching(), true);
+    assert.equal(watches.length, 1);
+
+    // A change: one incremental job, and the open engine goes on serving (no reopen).
+    const reindexed = watches[0]!.reindex();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal((await ws.latestJob())?.state, 'running');
+    jobs.finish('succeeded');
+    assert.equal((await reindexed).state, 'succeeded');
+    assert.equal(opened.length, 1, 'an incremental job needs no new engine');
+    assert.equal(watches.length, 1);
+
+    await ws.clear();
+    assert.equal(watches[0]!.closed, true, 'a cleared index is not rebuilt behind the user');
+    assert.equal(ws.watching(), false);
+    await ws.close();
+  });
+
   test('a failed job leaves the workspace as it was', async () => {
     const jobs = manualJobs();
     const ws = await openLocalWorkspace({

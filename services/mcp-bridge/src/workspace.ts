@@ -18,6 +18,18 @@ export interface LocalWorkspaceOptions {
   /** The embedding model jobs use (null: keyword only), shown before an index exists. */
   embedder: string | null;
   log?: (line: string) => void;
+  /**
+   * Keeps the index fresh once it exists (the CLI passes @codesift/pipeline
+   * watchIndex): called with a `reindex` that runs one incremental job
+   * through this workspace's queue, so it never races index_codebase, and
+   * resolves once searches see it. Stopped by clear() and close().
+   */
+  watch?: (reindex: () => Promise<IndexJobStatus>) => Promise<WorkspaceWatch>;
+}
+
+/** A running watch over the workspace's root. */
+export interface WorkspaceWatch {
+  close(): Promise<void>;
 }
 
 /**
@@ -35,6 +47,8 @@ export interface LocalWorkspace {
   /** Searches the current index; stays the same object across reindexing and clearing. */
   readonly engine: SearchEngine;
   hasIndex(): boolean;
+  /** Whether a watch keeps the index fresh now (see LocalWorkspaceOptions.watch). */
+  watching(): boolean;
   /** The running or queued job, else the last finished one; undefined before the first. */
   latestJob(): Promise<IndexJobStatus | undefined>;
   /**
@@ -68,16 +82,26 @@ export async function openLocalWorkspace(options: LocalWorkspaceOptions): Promis
   // The engine over the index, with a promise for its close: clearing waits
   // for it before deleting the files it reads.
   let real: ReturnType<typeof closeNotifying> | null = null;
-  const openReal = async () => closeNotifying(await options.open());
-  if (existsSync(indexPath)) real = await openReal();
-  const slot = swappableEngine(real?.engine ?? missing, (err) =>
+  /** The embedder the index recorded when `real` was opened: its query embedder follows it. */
+  let realEmbedder: string | null = null;
+  const openReal = async () => {
+    const opened = closeNotifying(await options.open());
+    return { ...opened, embedder: (await opened.engine.status()).embedder };
+  };
+  const useReal = (next: Awaited<ReturnType<typeof openReal>>) => {
+    real = next;
+    realEmbedder = next.embedder;
+  };
+  const first = existsSync(indexPath) ? await openReal() : null;
+  if (first) useReal(first);
+  const slot = swappableEngine(first?.engine ?? missing, (err) =>
     log(`closing a retired engine failed: ${errorMessage(err)}`),
   );
   /** Per job: resolves once the job ended and the engine was reopened (or not). */
   const settled = new Map<string, Promise<void>>();
   let starting: Promise<unknown> = Promise.resolve();
 
-  const settle = async (jobId: string): Promise<void> => {
+  const settle = async (jobId: string, rebuild: boolean): Promise<void> => {
     let last: IndexJobStatus | undefined;
     for await (const s of jobs.watch(jobId)) last = s;
     if (last?.state !== 'succeeded') {
@@ -85,13 +109,70 @@ export async function openLocalWorkspace(options: LocalWorkspaceOptions): Promis
       return;
     }
     try {
-      // A first index, a rebuild or new vectors all need a fresh engine.
+      // An open engine reads other connections' commits as they land (the
+      // stores check the data version), so an incremental job needs no new
+      // one; a first index, a rebuild or a change of embedder do.
+      if (real && !rebuild && (await real.engine.status()).embedder === realEmbedder) {
+        await startWatch();
+        return;
+      }
       const next = await openReal();
-      if (await slot.swap(next.engine)) real = next;
+      if (await slot.swap(next.engine)) useReal(next);
     } catch (err) {
       log(`could not open the new index: ${errorMessage(err)}`);
     }
+    await startWatch();
   };
+
+  let watch: WorkspaceWatch | null = null;
+  let watchStarting: Promise<void> | null = null;
+  let closing = false;
+  const startIndex = (request: { rebuild?: boolean } = {}) => {
+    // One start at a time: two calls arriving together must not both see no job.
+    const attempt = starting.then(async () => {
+      const running = await active();
+      if (running) return { job: running, started: false };
+      const rebuild = request.rebuild ?? false;
+      const job = await jobs.start({ rebuild, vectors: options.vectors });
+      settled.set(job.jobId, settle(job.jobId, rebuild));
+      return { job, started: true };
+    });
+    starting = attempt.catch(() => {});
+    return attempt;
+  };
+  /** One incremental job for the watch; a job already under way is waited for, then one more runs. */
+  const reindexForWatch = async (): Promise<IndexJobStatus> => {
+    for (;;) {
+      const { job, started } = await startIndex();
+      let last: IndexJobStatus | undefined;
+      for await (const s of jobs.watch(job.jobId)) last = s;
+      await settled.get(job.jobId);
+      if (!started) continue;
+      if (last?.state !== 'succeeded') throw new Error(last?.error ?? 'the index job failed');
+      return last;
+    }
+  };
+  const startWatch = async (): Promise<void> => {
+    if (!options.watch || watch || watchStarting || closing || real === null) return;
+    watchStarting = options
+      .watch(reindexForWatch)
+      .then((w) => {
+        watch = w;
+      })
+      .catch((err) => log(`could not start watching ${root}: ${errorMessage(err)}`))
+      .finally(() => {
+        watchStarting = null;
+      });
+    await watchStarting;
+  };
+  const stopWatch = async (): Promise<void> => {
+    await watchStarting;
+    const w = watch;
+    watch = null;
+    await w?.close();
+  };
+  // Not awaited: walking a large tree must not hold up the server's handshake.
+  void startWatch();
 
   return {
     root,
@@ -99,22 +180,9 @@ export async function openLocalWorkspace(options: LocalWorkspaceOptions): Promis
     embedder: options.embedder,
     engine: slot.engine,
     hasIndex: () => real !== null,
+    watching: () => watch !== null,
     latestJob: async () => jobs.latest(),
-    startIndex(request = {}) {
-      // One start at a time: two calls arriving together must not both see no job.
-      const attempt = starting.then(async () => {
-        const running = await active();
-        if (running) return { job: running, started: false };
-        const job = await jobs.start({
-          rebuild: request.rebuild ?? false,
-          vectors: options.vectors,
-        });
-        settled.set(job.jobId, settle(job.jobId));
-        return { job, started: true };
-      });
-      starting = attempt.catch(() => {});
-      return attempt;
-    },
+    startIndex,
     async follow(jobId, onStatus, signal) {
       let last: IndexJobStatus | undefined;
       for await (const s of jobs.watch(jobId, signal ? { signal } : {})) {
@@ -137,6 +205,8 @@ export async function openLocalWorkspace(options: LocalWorkspaceOptions): Promis
           },
         );
       }
+      // A watch would rebuild what was just cleared at the next saved file.
+      await stopWatch();
       const old = real;
       real = null;
       await slot.swap(missing);
@@ -145,8 +215,12 @@ export async function openLocalWorkspace(options: LocalWorkspaceOptions): Promis
       return removeIndexFiles(indexPath);
     },
     async close() {
-      // A job still running is cancelled: the next run picks up where it stopped.
+      closing = true;
+      const watchStopped = stopWatch();
+      // A job still running is cancelled (the watch's too, which ends its
+      // run): the next run picks up where it stopped.
       await jobs.close?.();
+      await watchStopped;
       await slot.engine.close();
     },
   };

@@ -1,10 +1,10 @@
-import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { CodesiftError, checkRepositoryName, errorMessage } from '@codesift/core';
+import { checkRepositoryName, errorMessage } from '@codesift/core';
 import { createEmbedderFromEnv } from '@codesift/models';
 import { defaultIndexPath, type IndexSummary, indexRepository } from '@codesift/pipeline';
 import { HELP_OPTION, type OptionSpecs, optionHelp, parseCommandLine } from '../command-line.js';
 import { llmForIndex } from '../context-mode.js';
+import { existingDirectory } from '../existing-directory.js';
 import { indexFileFromOption } from '../index-location.js';
 import { type CliIO, EXIT, UsageError } from '../io.js';
 import { formatCount, styleFor } from '../ui/format.js';
@@ -150,17 +150,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       positionals.length === 0 ? 'missing <dir> to index' : 'index takes exactly one <dir>',
     );
   }
-  const root = path.resolve(io.cwd, positionals[0]!);
-  if (!existsSync(root)) {
-    throw new CodesiftError('ENOENT_ROOT', `directory not found: ${root}`, {
-      hint: 'check the path; codesift index takes the root of a source tree',
-    });
-  }
-  if (!statSync(root).isDirectory()) {
-    throw new CodesiftError('NOT_A_DIRECTORY', `not a directory: ${root}`, {
-      hint: 'codesift index takes a directory, not a file',
-    });
-  }
+  const root = existingDirectory(
+    path.resolve(io.cwd, positionals[0]!),
+    'codesift index takes the root of a source tree (a directory)',
+  );
   let maxFileBytes: number | undefined;
   if (values['max-file-bytes'] !== undefined) {
     maxFileBytes = Number(values['max-file-bytes']);

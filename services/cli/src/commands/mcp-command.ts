@@ -14,6 +14,7 @@ import { startTelemetry } from '@codesift/telemetry';
 import { HELP_OPTION, type OptionSpecs, optionHelp, parseCommandLine } from '../command-line.js';
 import { type CliIO, EXIT, UsageError } from '../io.js';
 import { openMcpWorkspace, resolveServedIndex } from '../mcp-workspace.js';
+import { untilStopSignal } from '../until-signal.js';
 
 export const DEFAULT_HTTP_PORT = 7400;
 
@@ -45,6 +46,10 @@ const OPTIONS = {
   'keyword-only': {
     type: 'boolean',
     help: 'skip the embedding model (faster start, keyword search)',
+  },
+  'no-watch': {
+    type: 'boolean',
+    help: 'do not watch the root: by default, once the index exists, files saved, added, deleted or renamed are re-indexed within about a second',
   },
   http: { type: 'boolean', help: 'serve streamable HTTP instead of stdio' },
   host: {
@@ -79,7 +84,10 @@ Serves a codebase to AI agents over the Model Context Protocol, with the tools
 search_code, find_symbol, find_references, get_file_outline, get_snippet and
 index_status, and for a local index index_codebase and clear_index. It starts
 without an index: the search tools then say to call index_codebase (or pass
---auto-index). By default it speaks MCP on stdin/stdout, for a client that
+--auto-index). Once a local index exists it is kept fresh: files saved,
+added, deleted or renamed under the root are re-indexed shortly after
+(--no-watch turns that off), and search results from a file changed since
+it was indexed are marked stale. By default it speaks MCP on stdin/stdout, for a client that
 starts it as a subprocess; with --http it serves streamable HTTP (stateless,
 POST ${MCP_PATH}) and requires a bearer token. With --remote it answers from a
 codesift gRPC server (codesift serve, or the cluster's query service) instead
@@ -119,7 +127,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         '--keyword-only does not apply with --remote: the server decides (codesift serve --keyword-only)',
       );
     }
-    for (const local of ['root', 'auto-index'] as const) {
+    for (const local of ['root', 'auto-index', 'no-watch'] as const) {
       if (values[local] !== undefined && values[local] !== false) {
         throw new UsageError(
           `--${local} does not apply with --remote: the index is built elsewhere`,
@@ -159,7 +167,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     }
     const workspace = await openMcpWorkspace(
       served,
-      { keywordOnly: values['keyword-only'] ?? false, log },
+      { keywordOnly: values['keyword-only'] ?? false, watch: !values['no-watch'], log },
       io,
     );
     if (!workspace.hasIndex()) log(`${served.root} is not indexed yet (${indexPath})`);
@@ -218,7 +226,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     );
   }
   if (values['auto-index'] && opened.workspace) autoIndex(opened.workspace, log);
-  const signal = await untilSignal();
+  const signal = await untilStopSignal();
   log(`${signal}: shutting down`);
   await server.close();
   await opened.close();
@@ -268,7 +276,7 @@ async function serveStdioUntilDone(
   log(`serving ${indexPath} on stdio`);
   if (autoIndexing && served.workspace) autoIndex(served.workspace, log);
   const stop = new AbortController();
-  const signalled = untilSignal(stop.signal);
+  const signalled = untilStopSignal(stop.signal);
   const why = await Promise.race([session.closed.then(() => 'stdin closed'), signalled]);
   stop.abort();
   log(`${why}: shutting down`);
@@ -278,23 +286,6 @@ async function serveStdioUntilDone(
   // stdin would keep the process alive after main() returns.
   process.stdin.destroy();
   return EXIT.ok;
-}
-
-/** Resolves with the name of the first SIGINT or SIGTERM; the listeners go away either way. */
-function untilSignal(abort?: AbortSignal): Promise<string> {
-  return new Promise((resolve) => {
-    const onSignal = (name: NodeJS.Signals) => {
-      done();
-      resolve(name);
-    };
-    const done = () => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    };
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
-    abort?.addEventListener('abort', done, { once: true });
-  });
 }
 
 function parsePort(value: string | undefined): number {

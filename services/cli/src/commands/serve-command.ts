@@ -2,12 +2,18 @@ import { errorMessage } from '@codesift/core';
 import { defaultSearchThreads, openLocalEnginePool } from '@codesift/engine-pool';
 import { createGrpcServer, quietGrpcLogs, waitForStopSignal } from '@codesift/grpc';
 import { createEmbedderFromEnv } from '@codesift/models';
-import { createLocalIndexJobs, type IndexJobs } from '@codesift/pipeline';
+import {
+  createLocalIndexJobs,
+  type IndexJobStatus,
+  type IndexJobs,
+  type IndexWatcher,
+} from '@codesift/pipeline';
 import { type SearchEngine, swappableEngine } from '@codesift/search';
 import { startTelemetry } from '@codesift/telemetry';
 import { HELP_OPTION, type OptionSpecs, optionHelp, parseCommandLine } from '../command-line.js';
 import { resolveIndexPath } from '../engine-from-args.js';
 import { type CliIO, EXIT, UsageError } from '../io.js';
+import { WATCH_KEEP_EMBEDDER_MS, watchForServer } from '../server-watch.js';
 
 const OPTIONS = {
   index: {
@@ -38,7 +44,11 @@ const OPTIONS = {
   },
   'read-only': {
     type: 'boolean',
-    help: 'refuse StartIndex (no indexing through the server)',
+    help: 'refuse StartIndex and do not watch (no indexing by the server)',
+  },
+  'no-watch': {
+    type: 'boolean',
+    help: 'do not watch the indexed directory: by default files saved, added, deleted or renamed there are re-indexed within about a second',
   },
   threads: {
     type: 'string',
@@ -57,6 +67,10 @@ export const help = `Usage: codesift serve [options]
 Serves the local index over gRPC until SIGINT or SIGTERM:
 codesift.v1.SearchService, SymbolService, IndexService (start a re-index of
 the indexed directory, watch its progress) and grpc.health.v1.Health.
+Unless --no-watch or --read-only is given, it keeps the index fresh: changes
+under the indexed directory are re-indexed as they are saved (keyword-only
+indexes stay keyword-only), and results from a file changed since it was
+indexed are marked stale.
 
 Options:
 ${optionHelp(OPTIONS)}
@@ -99,25 +113,49 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     io.stderr.write(`warning: could not reopen the index after indexing: ${errorMessage(err)}\n`),
   );
   let jobs: IndexJobs | undefined;
-  const root = (await engines.engine.status()).root;
+  let watcher: IndexWatcher | undefined;
+  let startWatch: (() => Promise<void>) | undefined;
+  const { root, embedder: servedEmbedder } = await engines.engine.status();
+  const watching = !values['no-watch'] && !values['read-only'];
   // Jobs only ever re-index the directory this index was built from.
   if (root && !values['read-only']) {
-    jobs = createLocalIndexJobs({
+    let embedder = servedEmbedder;
+    const indexJobs = createLocalIndexJobs({
       root,
       indexPath,
       embedderFactory: () => createEmbedderFromEnv(io.env),
-      // A rebuild writes a new file and a job may add vectors: searches must see the new index.
+      ...(watching ? { keepEmbedderMs: WATCH_KEEP_EMBEDDER_MS } : {}),
+      // A rebuild writes a new file and a job may add vectors: searches must
+      // see the new index. Open engines see an incremental job's commits.
       onFinished: (s) => {
-        if (s.state === 'succeeded') void engines.reopen();
+        if (s.state !== 'succeeded') return;
+        const written = s.summary?.embedder ?? null;
+        if (!s.rebuild && written === embedder) return;
+        embedder = written;
+        void engines.reopen();
       },
     });
+    jobs = indexJobs;
+    if (watching) {
+      startWatch = async () => {
+        watcher = await watchForServer({
+          root,
+          indexPath,
+          log: (line) => io.stderr.write(`codesift serve: ${line}\n`),
+          // A keyword-only index stays keyword-only: no model loads for a saved file.
+          run: () => runJob(indexJobs, { vectors: embedder !== null }),
+        });
+      };
+    }
   }
   // Traces only when OTEL_EXPORTER_OTLP_ENDPOINT is set; otherwise a no-op.
   const telemetry = await startTelemetry({ serviceName: 'codesift-serve', env: io.env });
   const server = createGrpcServer({ engine: engines.engine, jobs, token });
   const closeAll = async () => {
     await server.shutdown({ graceMs: GRACE_MS });
+    const watchStopped = watcher?.close();
     await jobs?.close();
+    await watchStopped;
     await engines.engine.close();
     await telemetry.shutdown();
   };
@@ -139,11 +177,25 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       `${JSON.stringify({ event: 'listening', address, host, port: boundPort, indexPath, root, auth: token !== undefined })}\n`,
     );
   }
+  // After listening: walking a large tree must not hold up the first searches.
+  const watchStarted = startWatch?.().catch((err) =>
+    io.stderr.write(`warning: not watching ${root} for changes: ${errorMessage(err)}\n`),
+  );
   const signal = await stopped;
   io.stderr.write(`codesift gRPC server shutting down (${signal})\n`);
+  await watchStarted;
   await closeAll();
   io.stderr.write('codesift gRPC server stopped\n');
   return EXIT.ok;
+}
+
+/** Starts a job and resolves with its final status; a failed job rejects. */
+async function runJob(jobs: IndexJobs, request: { vectors: boolean }): Promise<IndexJobStatus> {
+  const job = await jobs.start(request);
+  let last = job;
+  for await (const s of jobs.watch(job.jobId)) last = s;
+  if (last.state !== 'succeeded') throw new Error(last.error ?? 'the index job failed');
+  return last;
 }
 
 /**

@@ -1,0 +1,41 @@
+import { errorMessage, type IndexJobStatus } from '@codesift/core';
+import { type IndexWatcher, watchIndex } from '@codesift/pipeline';
+
+/** Loading the built-in model takes seconds: a watching server keeps it this long after a job. */
+export const WATCH_KEEP_EMBEDDER_MS = 10 * 60_000;
+
+/**
+ * The watch `codesift mcp` and `codesift serve` run over their local index:
+ * each batch of changes becomes one job of the server's own queue (`run`),
+ * so it never races a job a client started, and a line on the log says
+ * what it did.
+ */
+export function watchForServer(options: {
+  root: string;
+  indexPath: string;
+  run: () => Promise<IndexJobStatus>;
+  log: (line: string) => void;
+}): Promise<IndexWatcher> {
+  const { log } = options;
+  return watchIndex({
+    root: options.root,
+    indexPath: options.indexPath,
+    reindex: async (paths) => {
+      const end = await options.run();
+      const more = paths.length > 3 ? ` and ${paths.length - 3} more` : '';
+      const n = paths.length;
+      log(
+        `re-indexed ${n} changed path${n === 1 ? '' : 's'} (${paths.slice(0, 3).join(', ')}${more}): ` +
+          `${end.filesChanged} new or changed, ${end.filesDeleted} deleted, ${end.failures} failed in ${end.elapsedSeconds.toFixed(2)}s`,
+      );
+      return undefined;
+    },
+    onBatch: (batch) => {
+      if (batch.error) log(`re-indexing after a change failed: ${batch.error}`);
+    },
+    onError: (err) => log(`file watcher: ${errorMessage(err)}`),
+  }).then((watcher) => {
+    log(`watching ${options.root} for changes`);
+    return watcher;
+  });
+}
