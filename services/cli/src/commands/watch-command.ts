@@ -166,7 +166,7 @@ function watchLog(io: CliIO, json: boolean, quiet: boolean) {
       if (batch.error) line(`${st.red('error:')} indexing ${root} failed: ${batch.error}`);
       else if (s && !quiet) {
         line(
-          `${st.green('✔')} ${formatCount(s.totals.files)} files indexed (${changeText(s)}) in ${batch.seconds.toFixed(1)}s`,
+          `${st.green('✔')} ${formatCount(s.totals.files)} file${s.totals.files === 1 ? '' : 's'} indexed (${changeText(s)}) in ${batch.seconds.toFixed(1)}s`,
         );
       }
       failures(batch, st, line);
