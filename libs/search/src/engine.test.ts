@@ -10,6 +10,7 @@ import { indexRepository } from '@codesift/pipeline';
 import { openSqliteIndex } from '@codesift/stores';
 import { openLocalEngine } from './engine.js';
 import type { SearchEngine } from './types.js';
+import { MAX_HITS_PER_FILE, MERGE_GAP_LINES } from './units.js';
 
 /**
  * A deterministic embedder for tests: a bag of analyzer terms hashed into
@@ -310,9 +311,24 @@ describe('LocalEngine.search', () => {
       const files = await e.search({ query: 'graph node edge', limit: 50, collapseFiles: true });
       const paths = files.results.map((r) => r.path);
       assert.equal(new Set(paths).size, paths.length);
-      assert.ok(chunks.results.length > files.results.length);
+      assert.ok(chunks.results.length >= files.results.length);
       assert.deepEqual(new Set(paths), new Set(chunks.results.map((r) => r.path)));
       assert.equal(files.results[0]!.chunkId, chunks.results[0]!.chunkId);
+    });
+  });
+
+  it('returns the chunk list as units: a few per file, none touching another of its file', async () => {
+    await withEngine(async (e) => {
+      const { results } = await e.search({ query: 'graph node edge', limit: 50 });
+      const byPath = new Map<string, { startLine: number; endLine: number }[]>();
+      for (const r of results) byPath.set(r.path, [...(byPath.get(r.path) ?? []), r]);
+      for (const [p, hits] of byPath) {
+        assert.ok(hits.length <= MAX_HITS_PER_FILE, `${p}: ${hits.length} hits`);
+        const sorted = [...hits].sort((a, b) => a.startLine - b.startLine);
+        for (let i = 1; i < sorted.length; i++) {
+          assert.ok(sorted[i]!.startLine > sorted[i - 1]!.endLine + MERGE_GAP_LINES + 1, p);
+        }
+      }
     });
   });
 

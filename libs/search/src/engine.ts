@@ -16,7 +16,8 @@
  *    a failed or late side dropped and reported (retrieval.ts);
  * 3. rank: fuse the sides, read what the boosts need (evidence.ts), apply
  *    definition and anchor boosts and focus, collapse to files (ranking.ts);
- * 4. hydrate: the top results from the chunk store, with snippets (hydrate.ts),
+ * 4. hydrate: the top results from the chunk store, with snippets; the chunk
+ *    list as units: whole definitions, touching hits merged (hydrate.ts, units.ts);
  *    each marked `stale` when its file changed since indexing (freshness.ts).
  *
  * getSnippet reads indexed files from disk (indexed-file.ts).
@@ -252,6 +253,7 @@ class Engine implements SearchEngine {
         snippetTerms(plan),
         request.explain === true,
         ranked.value.evidence.chunks,
+        plan.collapseFiles ? null : { symbols: this.index.symbols, limit: plan.limit },
       );
       await this.markStale(hydrated);
       return hydrated;

@@ -1,13 +1,22 @@
 /**
  * Hydration: the ranked ids become results, each with its chunk's location
  * and a focused snippet (snippet.ts), and its score parts when explained.
+ * The chunk list (not the file list) is turned into units first: widened to
+ * whole definitions, touching hits merged, a few per file (units.ts).
  */
-import type { Chunk } from '@codesift/core';
+import type { Chunk, SymbolInfo } from '@codesift/core';
 import type { QueryPlan } from './planning/types.js';
 import type { Ranked } from './ranking.js';
 import type { SearchIndex } from './search-index.js';
 import { selectSnippet } from './snippet.js';
 import type { SearchResult } from './types.js';
+import { toUnits, type UnitDefinition } from './units.js';
+
+/** How the chunk list becomes units; null for the file list, which keeps each file's best chunk. */
+export interface UnitOptions {
+  symbols: SearchIndex['symbols'];
+  limit: number;
+}
 
 /** The words snippets are focused on: the keyword side's terms, synonyms left out. */
 export function snippetTerms(plan: QueryPlan): Set<string> {
@@ -21,22 +30,44 @@ export async function hydrate(
   terms: ReadonlySet<string>,
   explain: boolean,
   cache: ReadonlyMap<string, Chunk>,
+  units: UnitOptions | null = null,
 ): Promise<SearchResult[]> {
   if (ranked.length === 0) return [];
   const missing = ranked.filter((r) => !cache.has(r.id)).map((r) => r.id);
   const byId = new Map(cache);
   if (missing.length > 0) for (const c of await chunks.get(missing)) byId.set(c.id, c);
-  const results: SearchResult[] = [];
-  for (const f of ranked) {
-    // A chunk removed by a concurrent re-index since the sides ran is skipped.
+  // A chunk removed by a concurrent re-index since the sides ran is skipped.
+  let hits = ranked.flatMap((f) => {
     const c = byId.get(f.id);
-    if (!c) continue;
+    return c
+      ? [
+          {
+            f,
+            c,
+            path: c.path,
+            startLine: c.startLine,
+            endLine: c.endLine,
+            symbol: c.symbol,
+            kind: c.kind as string,
+          },
+        ]
+      : [];
+  });
+  if (units !== null) {
+    const defs = await definitionsByPath(
+      units.symbols,
+      hits.map((h) => h.c),
+    );
+    hits = toUnits(hits, (p) => defs.get(p) ?? [], units.limit);
+  }
+  const results: SearchResult[] = [];
+  for (const { f, c, startLine, endLine } of hits) {
     const snippet = selectSnippet(c.content, c.startLine, terms);
     const r: SearchResult = {
       chunkId: c.id,
       path: c.path,
-      startLine: c.startLine,
-      endLine: c.endLine,
+      startLine,
+      endLine,
       symbol: c.symbol,
       kind: c.kind,
       language: c.language,
@@ -63,4 +94,27 @@ export async function hydrate(
     results.push(r);
   }
   return results;
+}
+
+/**
+ * The definitions of the files whose hits carry a symbol path, for widening.
+ * A store without `inFile` (the cluster's symbol service) gives none: hits
+ * are still merged and capped, just not widened.
+ */
+async function definitionsByPath(
+  symbols: SearchIndex['symbols'],
+  chunks: readonly Chunk[],
+): Promise<Map<string, readonly UnitDefinition[]>> {
+  const out = new Map<string, readonly UnitDefinition[]>();
+  if (!symbols.inFile) return out;
+  const paths = [...new Set(chunks.filter((c) => c.symbol !== null).map((c) => c.path))];
+  let lists: SymbolInfo[][];
+  try {
+    lists = await Promise.all(paths.map((p) => symbols.inFile!.call(symbols, p)));
+  } catch {
+    // Widening is a convenience: without the symbols the hits stay as the chunks are.
+    return out;
+  }
+  for (const [i, p] of paths.entries()) out.set(p, lists[i]!);
+  return out;
 }

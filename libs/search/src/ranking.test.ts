@@ -5,6 +5,7 @@ import type { KeywordHit, VectorHit } from '@codesift/stores';
 import { DEFAULT_PLANNER_CONFIG, planQuery } from './planning/plan-query.js';
 import type { PlanOptions } from './planning/types.js';
 import { type BoostEvidence, fuseSides, rank } from './ranking.js';
+import { UNIT_CANDIDATE_FACTOR } from './units.js';
 
 const CONFIG = { ...DEFAULT_PLANNER_CONFIG, synonyms: DEFAULT_SYNONYMS };
 const planFor = (q: string, o: PlanOptions = {}) =>
@@ -83,13 +84,14 @@ describe('rank', () => {
     assert.equal(ranked[0]!.vector, null);
   });
 
-  it('multiplies results out of focus and cuts to the limit', () => {
-    const plan = planFor('how does the graph add edges', { limit: 2 });
+  it('multiplies results out of focus and keeps enough chunks for the units of the limit', () => {
+    const plan = planFor('how does the graph add edges', { limit: 1 });
     assert.equal(plan.focus.focus, 'implementation');
     const ranked = rank(plan, fuseSides(plan, sides), NO_EVIDENCE);
     // The test file's 0.889 x 0.5 falls below the implementation's 0.667.
+    assert.equal(ranked.length, UNIT_CANDIDATE_FACTOR);
     assert.deepEqual(
-      ranked.map((r) => r.id),
+      ranked.slice(0, 2).map((r) => r.id),
       ['use', 'def'],
     );
     const all = rank({ ...plan, limit: 10 }, fuseSides(plan, sides), NO_EVIDENCE);

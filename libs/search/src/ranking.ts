@@ -9,6 +9,7 @@ import { collapseByPath, collapseDecayed } from './collapse.js';
 import { type FusedHit, fuse } from './fusion.js';
 import { type Candidate, type Rescored, rescore } from './planning/rescore.js';
 import type { QueryPlan } from './planning/types.js';
+import { UNIT_CANDIDATE_FACTOR } from './units.js';
 
 /** The sides' answers; null for a side that did not run or was dropped. */
 export interface SideHits {
@@ -63,7 +64,11 @@ export function fuseSides(plan: QueryPlan, sides: SideHits): Fused {
   return { hits, candidates, keywordById };
 }
 
-/** Boosts and focus, then files (when the plan collapses), best first, at most plan.limit. */
+/**
+ * Boosts and focus, then files (when the plan collapses), best first: at
+ * most plan.limit files, or UNIT_CANDIDATE_FACTOR x plan.limit chunks, which
+ * hydration turns into at most plan.limit units (units.ts).
+ */
 export function rank(plan: QueryPlan, fused: Fused, evidence: BoostEvidence): Ranked[] {
   const byId = new Map<string, FusedHit>(fused.hits.map((f) => [f.id, f]));
   let ranked: Ranked[] = rescore({
@@ -84,5 +89,5 @@ export function rank(plan: QueryPlan, fused: Fused, evidence: BoostEvidence): Ra
           )
         : collapseByPath(ranked);
   }
-  return ranked.slice(0, plan.limit);
+  return ranked.slice(0, plan.collapseFiles ? plan.limit : plan.limit * UNIT_CANDIDATE_FACTOR);
 }

@@ -1,0 +1,114 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  capPerFile,
+  enclosingDefinition,
+  mergeTouching,
+  toUnits,
+  type UnitDefinition,
+  type UnitRange,
+  widenToDefinition,
+} from './units.js';
+
+const hit = (
+  id: string,
+  path: string,
+  startLine: number,
+  endLine: number,
+  symbol: string | null = null,
+): UnitRange & { id: string } => ({ id, path, startLine, endLine, symbol, kind: 'function' });
+
+const defs: UnitDefinition[] = [
+  { qualifiedName: 'Parser', kind: 'class', startLine: 1, endLine: 300 },
+  { qualifiedName: 'Parser.parse', kind: 'method', startLine: 10, endLine: 110 },
+  { qualifiedName: 'Parser.tiny', kind: 'method', startLine: 120, endLine: 125 },
+];
+
+describe('enclosingDefinition / widenToDefinition', () => {
+  it('widens a window of a definition that fits to the whole definition', () => {
+    const w = widenToDefinition(hit('a', 'p.py', 60, 110, 'Parser.parse'), defs);
+    assert.deepEqual([w.startLine, w.endLine], [10, 110]);
+  });
+  it('leaves a hit whose definition is too long, or that already is the definition', () => {
+    assert.equal(enclosingDefinition(hit('a', 'p.py', 1, 80, 'Parser'), defs), null);
+    assert.equal(enclosingDefinition(hit('a', 'p.py', 10, 110, 'Parser.parse'), defs, 50), null);
+    assert.equal(enclosingDefinition(hit('a', 'p.py', 120, 125, 'Parser.tiny'), defs), null);
+  });
+  it('needs the symbol path to name the definition and the definition to contain the hit', () => {
+    assert.equal(enclosingDefinition(hit('a', 'p.py', 60, 110, null), defs), null);
+    assert.equal(enclosingDefinition(hit('a', 'p.py', 60, 110, 'Other.parse'), defs), null);
+    assert.equal(enclosingDefinition(hit('a', 'p.py', 100, 130, 'Parser.parse'), defs), null);
+  });
+});
+
+describe('mergeTouching', () => {
+  it('merges overlapping and adjacent hits of one file at the best rank', () => {
+    const merged = mergeTouching([
+      hit('a', 'x.go', 20, 40),
+      hit('b', 'y.go', 1, 10),
+      hit('c', 'x.go', 42, 50),
+      hit('d', 'x.go', 5, 25),
+    ]);
+    assert.deepEqual(
+      merged.map((h) => [h.id, h.path, h.startLine, h.endLine]),
+      [
+        ['a', 'x.go', 5, 50],
+        ['b', 'y.go', 1, 10],
+      ],
+    );
+  });
+  it('keeps hits apart when they are further apart than the gap, in other files, or too long together', () => {
+    assert.equal(mergeTouching([hit('a', 'x.go', 1, 10), hit('b', 'x.go', 14, 20)]).length, 2);
+    assert.equal(mergeTouching([hit('a', 'x.go', 1, 10), hit('b', 'z.go', 11, 20)]).length, 2);
+    assert.equal(mergeTouching([hit('a', 'x.go', 1, 80), hit('b', 'x.go', 81, 160)]).length, 2);
+  });
+  it('a grown range absorbs a later kept hit it now touches', () => {
+    const merged = mergeTouching([
+      hit('a', 'x.go', 1, 10),
+      hit('b', 'x.go', 30, 40),
+      hit('c', 'x.go', 11, 29),
+    ]);
+    assert.deepEqual(
+      merged.map((h) => [h.id, h.startLine, h.endLine]),
+      [['a', 1, 40]],
+    );
+  });
+});
+
+describe('capPerFile', () => {
+  it('keeps the first n items of each file, in order', () => {
+    const items = ['a', 'a', 'b', 'a', 'a', 'c', 'b'].map((path, i) => ({ path, i }));
+    assert.deepEqual(
+      capPerFile(items, 2).map((x) => x.i),
+      [0, 1, 2, 5, 6],
+    );
+  });
+});
+
+describe('toUnits', () => {
+  it('widens, merges, caps per file and cuts to the limit', () => {
+    const hits = [
+      hit('w1', 'p.py', 60, 110, 'Parser.parse'),
+      hit('w2', 'p.py', 10, 70, 'Parser.parse'),
+      hit('q1', 'q.py', 1, 5),
+      hit('q2', 'q.py', 50, 55),
+      hit('q3', 'q.py', 100, 105),
+      hit('q4', 'q.py', 150, 155),
+      hit('r1', 'r.py', 1, 5),
+    ];
+    const units = toUnits(hits, (p) => (p === 'p.py' ? defs : []), 4);
+    assert.deepEqual(
+      units.map((h) => [h.id, h.startLine, h.endLine]),
+      [
+        ['w1', 10, 110],
+        ['q1', 1, 5],
+        ['q2', 50, 55],
+        ['q3', 100, 105],
+      ],
+    );
+    assert.deepEqual(
+      toUnits(hits, () => [], 10).map((h) => h.id),
+      ['w1', 'q1', 'q2', 'q3', 'r1'],
+    );
+  });
+});
