@@ -3,6 +3,7 @@
 
 export { type BoilerplateKind, stripBoilerplate } from './parse/boilerplate.js';
 export { parseQuery } from './parse/parse.js';
+export { isTemplatePath, MAX_TEMPLATE_FILES, templateLines } from './parse/templates.js';
 export type { ParsedQuery, PhraseNode, QueryFilters, TermNode, TraceNode } from './types.js';
 
 // For other libraries: the rewrites and inferences over the typed query that

@@ -47,6 +47,7 @@ import { planQuery, planText, rewriteAndParse } from './planning/plan-query.js';
 import type { PlannerConfig, PlanOptions, QueryPlan } from './planning/types.js';
 import { type QueryEmbedder, queryEmbedderFor } from './query-embedder.js';
 import { type Fused, fuseSides, type Ranked, rank } from './ranking.js';
+import { readTemplateLines } from './repo-templates.js';
 import { type Retrieved, retrievalReasons, retrieve } from './retrieval.js';
 import { rewriteBudget, rewriteStep } from './rewrite-step.js';
 import { localSearchIndex, type SearchIndex } from './search-index.js';
@@ -170,6 +171,7 @@ interface Planned {
 class Engine implements SearchEngine {
   private closed = false;
   private chunkCount: { at: number; n: number } | null = null;
+  private templates: { at: number; lines: ReadonlySet<string> } | null = null;
 
   constructor(
     private readonly index: SearchIndex,
@@ -199,8 +201,9 @@ class Engine implements SearchEngine {
         ? undefined
         : { at: t0 + request.deadlineMs, ms: request.deadlineMs };
 
-    // 1. plan, then 1b. the LLM rewrite when the plan decided so.
-    const planned = this.planStep(query, options, request, t0);
+    // 1. plan (with the repository's issue templates as boilerplate), then 1b. the LLM rewrite when the plan decided so.
+    const templates = await this.templateLines();
+    const planned = this.planStep(query, options, request, t0, templates);
     const { parsed, filter } = planned;
     let plan = planned.plan;
     const degradedRewrite: string[] = [];
@@ -293,8 +296,9 @@ class Engine implements SearchEngine {
     options: PlanOptions,
     request: SearchRequest,
     t0: number,
+    templateLines: ReadonlySet<string>,
   ): Planned {
-    const config = withRequestSynonyms(this.planner, request);
+    const config = { ...withRequestSynonyms(this.planner, request), templateLines };
     const { parsed, rewrite } = rewriteAndParse(query, options, config);
     const tp = performance.now();
     const plan = planQuery(parsed, options, config, rewrite);
@@ -309,6 +313,15 @@ class Engine implements SearchEngine {
   ): Promise<{ ranked: Ranked[]; evidence: Evidence }> {
     const evidence = await gatherEvidence(this.index, plan, fused);
     return { ranked: rank(plan, fused, evidence), evidence };
+  }
+
+  /** The issue templates' lines (repo-templates.ts), read again only when the index changes. */
+  private async templateLines(): Promise<ReadonlySet<string>> {
+    const at = (await this.index.meta()).updatedAt;
+    if (this.templates?.at !== at) {
+      this.templates = { at, lines: await readTemplateLines(this.index) };
+    }
+    return this.templates.lines;
   }
 
   /** Counting walks the table (or asks a remote store), so it is cached until the index changes. */

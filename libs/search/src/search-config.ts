@@ -20,7 +20,7 @@
  *       "definitions": true,
  *       "boilerplate": true,           // cut environment reports / template text from queries
  *       "reportFocus": true,           // focus inference ignores pasted material
- *       "docDemotion": true,           // prose docs x docMultiplier for implementation questions
+ *       "docDemotion": true,           // prose docs x docMultiplier for implementation questions, repository metadata x 0.2
  *       "docMultiplier": 0.7,
  *       "fileScore": "best",           // or "decayed" (with file results)
  *       "fileDecay": 0.5

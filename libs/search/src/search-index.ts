@@ -24,8 +24,11 @@ export interface SearchIndex {
   readonly vectors: Pick<VectorIndex, 'search'>;
   readonly symbols: Pick<SymbolIndex, 'lookup' | 'vocabulary' | 'inFile' | 'related'>;
   readonly chunks: ChunkStore;
-  /** `get` only: getSnippet reads just the files the index holds. */
-  readonly manifest: Pick<Manifest, 'get'>;
+  /**
+   * `get`: getSnippet reads just the files the index holds; `all` (optional):
+   * the repository's issue templates are found by path (repo-templates.ts).
+   */
+  readonly manifest: Pick<Manifest, 'get'> & Partial<Pick<Manifest, 'all'>>;
   meta(): Promise<IndexMeta>;
   stats(): Promise<IndexStats>;
   close(): Promise<void>;

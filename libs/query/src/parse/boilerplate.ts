@@ -27,11 +27,16 @@
  *   (`- [ ] Minimal example — ...`, `- [x] I searched the issues`): a
  *   template's confirmations, the same in every issue of a repository.
  *
+ * - `template`: lines equal (after normalizing Markdown markers and case)
+ *   to a line of the repository's own issue or pull-request templates, when
+ *   the caller passes them (templates.ts learns them from the indexed files).
+ *
  * Ordinary code is safe: assignments rarely hold version strings, and a
  * block needs several of them.
  */
+import { normalizeTemplateLine } from './templates.js';
 
-export type BoilerplateKind = 'comment' | 'environment' | 'checklist';
+export type BoilerplateKind = 'comment' | 'environment' | 'checklist' | 'template';
 
 export interface BoilerplateBlock {
   kind: BoilerplateKind;
@@ -201,13 +206,40 @@ function checklistBlocks(input: string): BoilerplateBlock[] {
   return out;
 }
 
-/** The boilerplate blocks of `input`, in order, not overlapping. */
-export function findBoilerplate(input: string): BoilerplateBlock[] {
+/** Runs of lines that repeat a line of the repository's templates. */
+function templateBlocks(input: string, template: ReadonlySet<string>): BoilerplateBlock[] {
+  if (template.size === 0) return [];
+  const lines = splitLines(input);
+  const out: BoilerplateBlock[] = [];
+  let i = 0;
+  while (i < lines.length) {
+    if (!template.has(normalizeTemplateLine(lines[i]!.text))) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j + 1 < lines.length && template.has(normalizeTemplateLine(lines[j + 1]!.text))) j++;
+    out.push({ kind: 'template', start: lines[i]!.start, end: lines[j]!.end, lines: j - i + 1 });
+    i = j + 1;
+  }
+  return out;
+}
+
+/**
+ * The boilerplate blocks of `input`, in order, not overlapping. `template`:
+ * the normalized lines of the repository's issue and PR templates
+ * (templates.ts templateLines), if known.
+ */
+export function findBoilerplate(
+  input: string,
+  template: ReadonlySet<string> = new Set(),
+): BoilerplateBlock[] {
   if (typeof input !== 'string' || input.length === 0) return [];
   const all = [
     ...commentBlocks(input),
     ...environmentBlocks(input),
     ...checklistBlocks(input),
+    ...templateBlocks(input, template),
   ].sort((a, b) => a.start - b.start || b.end - a.end);
   const out: BoilerplateBlock[] = [];
   for (const b of all) {
@@ -236,9 +268,12 @@ export interface StrippedQuery {
  * boilerplate is left, the input is returned unchanged: a query that is
  * only a version report is still what the user asked.
  */
-export function stripBoilerplate(input: string): StrippedQuery {
+export function stripBoilerplate(
+  input: string,
+  template: ReadonlySet<string> = new Set(),
+): StrippedQuery {
   const text = typeof input === 'string' ? input : String(input ?? '');
-  const blocks = findBoilerplate(text);
+  const blocks = findBoilerplate(text, template);
   if (blocks.length === 0) return { text, removed: [], removedChars: 0 };
   const pieces: string[] = [];
   let at = 0;

@@ -12,10 +12,13 @@
  * an implementation question that does not ask about documentation, prose
  * files are multiplied by the doc multiplier (DEFAULT_DOC_MULTIPLIER);
  * a question naming docs ("readme", "documentation", "changelog", ...)
- * or a test focus leaves them alone.
+ * or a test focus leaves them alone. Repository metadata (metadata.ts) is
+ * demoted the same way, under the same switch, for any question that does
+ * not name it.
  */
 import { isTestPath } from '@codesift/analysis';
 import { type Focus, inferFocus, type ParsedQuery } from '@codesift/query';
+import { isMetadataPath, METADATA_MULTIPLIER, namesMetadata } from './metadata.js';
 import type { QueryPlan } from './types.js';
 
 export const DEFAULT_FOCUS_MULTIPLIER = 0.5;
@@ -92,6 +95,12 @@ export function planFocus(
     if (docWord === null) docMultiplier = settings.docMultiplier;
     else reason += `; asks for docs ("${docWord}"), prose not demoted`;
   }
+  let metadataMultiplier = 1;
+  if (settings.scoring && settings.docMultiplier !== 1) {
+    const named = namesMetadata(parsed);
+    if (named === null) metadataMultiplier = METADATA_MULTIPLIER;
+    else reason += `; names repository metadata ("${named}"), not demoted`;
+  }
   return {
     focus,
     source: explicit === undefined ? 'inferred' : 'request',
@@ -100,6 +109,7 @@ export function planFocus(
     outOfFocusMultiplier: settings.multiplier,
     reports: settings.reports,
     docMultiplier,
+    metadataMultiplier,
   };
 }
 
@@ -109,7 +119,9 @@ export function focusMultiplier(
   path: string,
   language?: string,
 ): number {
-  const doc = focus.docMultiplier !== 1 && isProsePath(path) ? focus.docMultiplier : 1;
+  const doc =
+    (focus.docMultiplier !== 1 && isProsePath(path) ? focus.docMultiplier : 1) *
+    (focus.metadataMultiplier !== 1 && isMetadataPath(path) ? focus.metadataMultiplier : 1);
   if (!focus.scoring) return doc;
   const test = isTestPath(path, language);
   const inFocus = focus.focus === 'tests' ? test : !test;

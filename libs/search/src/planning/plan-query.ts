@@ -92,7 +92,7 @@ export function rewriteAndParse(
   config: PlannerConfig,
 ): { parsed: ParsedQuery; rewrite: QueryPlan['rewrite'] } {
   const boilerplate = options.boilerplate ?? config.boilerplate;
-  const stripped = boilerplate ? stripBoilerplate(query) : null;
+  const stripped = boilerplate ? stripBoilerplate(query, config.templateLines) : null;
   const parsed = parseQuery(stripped?.text ?? query);
   const rewrite: QueryPlan['rewrite'] = {
     boilerplate,
@@ -249,7 +249,10 @@ export function planQuery(
         : focus.focus === 'all'
           ? ''
           : '; focus scoring off') +
-      (focus.docMultiplier !== 1 ? `; prose docs x ${fmt(focus.docMultiplier)}` : ''),
+      (focus.docMultiplier !== 1 ? `; prose docs x ${fmt(focus.docMultiplier)}` : '') +
+      (focus.metadataMultiplier !== 1
+        ? `; repository metadata x ${fmt(focus.metadataMultiplier)}`
+        : ''),
   );
 
   const fileMode = options.fileScore ?? config.fileScore;

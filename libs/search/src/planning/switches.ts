@@ -20,7 +20,10 @@ export interface PlannerSwitches {
   boilerplate: boolean;
   /** Focus inference ignores pasted material (boilerplate, code blocks, a long report's body); default true. */
   reportFocus: boolean;
-  /** Demote prose docs (.md, .rst, .txt) for implementation questions that do not ask for docs; default true. */
+  /**
+   * Demote prose docs (.md, .rst, .txt) for implementation questions that do not ask for docs,
+   * and repository metadata (.github/, CI, funding, contributing) for questions that do not name it; default true.
+   */
   docDemotion: boolean;
 }
 

@@ -152,6 +152,12 @@ export interface QueryPlan {
      * an implementation question that does not ask about docs; 1 = off.
      */
     docMultiplier: number;
+    /**
+     * Multiplies the score of repository metadata (issue templates, CI
+     * workflows, funding and contribution files) for a question that does
+     * not name it; 1 = off.
+     */
+    metadataMultiplier: number;
   };
   /** Collapsing to files: a file's score from its best chunk, or best plus a decayed share of the next. */
   files: {
@@ -204,6 +210,12 @@ export interface PlannerConfig extends PlannerSwitches {
   docMultiplier: number;
   fileScore: FileScoreMode;
   fileDecay: number;
+  /**
+   * Normalized lines of the indexed repository's issue and PR templates
+   * (@codesift/query templateLines): report lines equal to one are cut as
+   * boilerplate. The engine reads them from the index; absent: none.
+   */
+  templateLines?: ReadonlySet<string>;
 }
 
 export type { SynonymMergeMode, SynonymTable };

@@ -100,7 +100,7 @@ const SWITCH_OPTIONS = {
   'no-report-focus': { type: 'boolean', help: 'focus inference also reads pasted material' },
   'no-doc-demotion': {
     type: 'boolean',
-    help: 'prose docs not demoted for implementation questions',
+    help: 'prose docs (implementation questions) and repository metadata not demoted',
   },
   'no-boilerplate': {
     type: 'boolean',
