@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { holdsDefinition, queryIdentifiers } from './definitions.js';
+import {
+  definitionPathWords,
+  holdsDefinition,
+  lookupNames,
+  preferByPath,
+  queryIdentifiers,
+} from './definitions.js';
 
 describe('queryIdentifiers', () => {
   it('takes a single-word query as an identifier', () => {
@@ -30,5 +36,37 @@ describe('holdsDefinition', () => {
     assert.equal(holdsDefinition({ path: 'a.ts', startLine: 12, endLine: 12 }, defs), true);
     assert.equal(holdsDefinition({ path: 'a.ts', startLine: 13, endLine: 30 }, defs), false);
     assert.equal(holdsDefinition({ path: 'b.ts', startLine: 1, endLine: 22 }, defs), false);
+  });
+});
+
+describe('queryIdentifiers: declarations and file names', () => {
+  it('takes the name after a declaration keyword first, whatever its shape', () => {
+    assert.deepEqual(queryIdentifiers('type Options struct'), ['Options']);
+    assert.deepEqual(queryIdentifiers('class Command'), ['Command']);
+    assert.deepEqual(queryIdentifiers('where is def parse'), ['parse']);
+    assert.deepEqual(queryIdentifiers('the type of the class of problems'), []);
+  });
+  it('with a file name, capitalized words are symbols and the file name is not one', () => {
+    assert.deepEqual(queryIdentifiers('command.go Command'), ['Command']);
+    assert.deepEqual(queryIdentifiers('Command of the program'), []);
+  });
+});
+
+describe('preferByPath', () => {
+  const defs = [{ path: 'server/options.go' }, { path: 'client/options.go' }];
+  it('keeps the definitions whose path holds the most query words', () => {
+    assert.deepEqual(preferByPath(defs, definitionPathWords('client options')), [defs[1]]);
+  });
+  it('keeps all without evidence or with one definition', () => {
+    assert.deepEqual(preferByPath(defs, definitionPathWords('options')), defs);
+    assert.deepEqual(preferByPath(defs, []), defs);
+  });
+});
+
+describe('lookupNames', () => {
+  it('tries the tails of a dotted name whose head is lowercase', () => {
+    assert.deepEqual(lookupNames('cobra.OnInitialize'), ['cobra.OnInitialize', 'OnInitialize']);
+    assert.deepEqual(lookupNames('Graph.addEdge'), ['Graph.addEdge']);
+    assert.deepEqual(lookupNames('std::vec::Vec'), ['std.vec.Vec', 'vec.Vec', 'Vec']);
   });
 });

@@ -8,41 +8,114 @@
  * candidates the sides already returned can be boosted.
  */
 
+import { detectLanguage } from '@codesift/analysis';
+
 /** Most identifiers looked up per query: a pasted log names hundreds. */
 export const MAX_QUERY_IDENTIFIERS = 8;
 
 const WORD = /[\p{L}_$][\p{L}\p{N}_$]*(?:(?:\.|::)[\p{L}_$][\p{L}\p{N}_$]*)*/gu;
+/**
+ * A declaration as code writes it (`type X struct`, `class X`, `def x`,
+ * `fn x`): X is a definition's name. After a keyword that is also an
+ * English word (`the type of`, `a class of`) X must not be a lowercase word.
+ */
+const DECLARATION =
+  /\b(def|func|fn|impl|type|class|struct|interface|enum|trait|module|function|protocol|record|object)\s+([\p{L}_$][\p{L}\p{N}_$]*)/gu;
+const CODE_KEYWORDS = new Set(['def', 'func', 'fn', 'impl']);
+
+/** Whether a word is a file name of a known language (`command.go`, `Parser.java`). */
+export function isFileName(word: string): boolean {
+  return /\.[A-Za-z][A-Za-z0-9]{0,5}$/.test(word) && detectLanguage(word) !== 'text';
+}
 
 /**
  * Code-shaped words of the query: the whole query when it is a single
  * word, otherwise words with an inner capital (camelCase, PascalCase with
  * more than one hump), an underscore or `$`, or a qualified name (`a.b`,
- * `a::b`). Plain prose words are left to BM25.
+ * `a::b`). Plain prose words are left to BM25, with two exceptions that
+ * name a definition whatever its shape: the name after a declaration
+ * keyword (`class Command`, `def parse`), listed first, and capitalized
+ * words of a query that names a file (`command.go Command`). File names
+ * themselves are paths, not identifiers.
  */
 export function queryIdentifiers(query: string, max = MAX_QUERY_IDENTIFIERS): string[] {
   const trimmed = query.trim();
   const out: string[] = [];
   const seen = new Set<string>();
+  const add = (w: string) => {
+    const key = w.toLowerCase();
+    if (w.length < 2 || seen.has(key) || out.length >= max) return;
+    seen.add(key);
+    out.push(w);
+  };
+  // A long report's declarations are examples, not what it names: only the opening is read for them.
+  for (const m of trimmed.slice(0, 400).matchAll(DECLARATION)) {
+    const name = m[2]!;
+    if (CODE_KEYWORDS.has(m[1]!) || !/^\p{Ll}+$/u.test(name)) add(name);
+  }
   let single: boolean | undefined;
+  let namesFile: boolean | undefined;
   // Lazily: a pasted 20 KB log has thousands of words, and the first `max` identifiers suffice.
   for (const m of trimmed.matchAll(WORD)) {
     if (out.length >= max) break;
     const w = m[0];
     // The first word is the whole query exactly when the query is one word.
     single ??= w === trimmed;
+    if (!single && isFileName(w)) continue;
+    namesFile ??= trimmed.length <= 200 && (trimmed.match(WORD) ?? []).some(isFileName);
     const codeShaped =
       single ||
       /[\p{Ll}\p{N}]\p{Lu}/u.test(w) ||
       /[_$]/.test(w.replace(/^_+|_+$/g, '')) ||
       w.includes('.') ||
-      w.includes('::');
-    if (!codeShaped || w.length < 2) continue;
-    const key = w.toLowerCase();
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push(w);
+      w.includes('::') ||
+      (namesFile && /^\p{Lu}/u.test(w));
+    if (codeShaped) add(w);
   }
   return out;
+}
+
+/**
+ * Among several definitions of one name, those whose path the query points
+ * at: the most query words among its path's parts (directories, file name,
+ * extension-less), when any has one. `type Options struct` in a repository
+ * with five `Options` types, asked with `server options`, keeps the one
+ * under `server/`. Without path evidence all are kept.
+ */
+export function preferByPath<T extends { path: string }>(
+  defs: readonly T[],
+  pathWords: readonly string[],
+): T[] {
+  if (defs.length < 2 || pathWords.length === 0) return [...defs];
+  const words = new Set(pathWords);
+  const score = (p: string) =>
+    [...new Set(p.toLowerCase().split(/[^\p{L}\p{N}]+/u))].filter((w) => words.has(w)).length;
+  const scores = defs.map((d) => score(d.path));
+  const best = Math.max(...scores);
+  return best === 0 ? [...defs] : defs.filter((_, i) => scores[i] === best);
+}
+
+/** Queries up to this long give path evidence; a long report's words point everywhere. */
+export const PATH_EVIDENCE_CHARS = 200;
+
+/** A query's words for path evidence: lower case, 2+ letters or digits, each once. */
+export function definitionPathWords(query: string): string[] {
+  return [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? [])];
+}
+
+/**
+ * Names to look a written identifier up by: itself, then for a dotted one
+ * whose head is lowercase (a package, module or object: `cobra.OnInitialize`,
+ * `np.array`, `self.reset`) its shorter tails, since symbol tables hold
+ * `OnInitialize`, not the caller's spelling.
+ */
+export function lookupNames(identifier: string): string[] {
+  const parts = identifier.replaceAll('::', '.').split('.');
+  const names = [parts.join('.')];
+  if (parts.length > 1 && /^\p{Ll}/u.test(parts[0]!)) {
+    for (let i = 1; i < parts.length; i++) names.push(parts.slice(i).join('.'));
+  }
+  return names;
 }
 
 export interface Definition {

@@ -7,7 +7,7 @@
 import type { Chunk } from '@codesift/core';
 import { errorMessage } from '@codesift/core';
 import type { KeywordHit } from '@codesift/stores';
-import { type Definition, holdsDefinition } from './definitions.js';
+import { type Definition, holdsDefinition, lookupNames, preferByPath } from './definitions.js';
 import type { QueryPlan } from './planning/types.js';
 import type { BoostEvidence, Fused } from './ranking.js';
 import type { SearchIndex } from './search-index.js';
@@ -28,7 +28,11 @@ export async function gatherEvidence(
   let defs: Definition[] = [];
   if (plan.definitions.enabled) {
     try {
-      defs = await lookupDefinitions(index, plan.definitions.identifiers);
+      defs = await lookupDefinitions(
+        index,
+        plan.definitions.identifiers,
+        plan.definitions.pathWords,
+      );
     } catch (err) {
       // Symbols may live in another service (the cluster's symbol service):
       // without them the answer loses the definition boost, not its results.
@@ -48,18 +52,30 @@ export async function gatherEvidence(
   return { definitions, contents, chunks, degraded };
 }
 
-/** Where the symbols the query names (exactly, case-insensitively) are defined. */
+/**
+ * Where the symbols the query names (exactly, case-insensitively) are
+ * defined: each identifier by its first lookup name that has a definition
+ * (definitions.ts lookupNames), several definitions narrowed by the query's
+ * path evidence (preferByPath).
+ */
 async function lookupDefinitions(
   index: SearchIndex,
   identifiers: readonly string[],
+  pathWords: readonly string[],
 ): Promise<Definition[]> {
   const defs: Definition[] = [];
   for (const id of identifiers) {
-    const needle = id.replaceAll('::', '.').toLowerCase();
-    for (const s of await index.symbols.lookup(needle, { limit: 20 })) {
-      if (s.name.toLowerCase() === needle || s.qualifiedName.toLowerCase() === needle) {
-        defs.push({ path: s.path, startLine: s.startLine });
+    for (const name of lookupNames(id)) {
+      const needle = name.toLowerCase();
+      const found: Definition[] = [];
+      for (const s of await index.symbols.lookup(needle, { limit: 20 })) {
+        if (s.name.toLowerCase() === needle || s.qualifiedName.toLowerCase() === needle) {
+          found.push({ path: s.path, startLine: s.startLine });
+        }
       }
+      if (found.length === 0) continue;
+      defs.push(...preferByPath(found, pathWords));
+      break;
     }
   }
   return defs;

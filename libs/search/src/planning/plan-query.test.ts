@@ -124,8 +124,12 @@ describe('planQuery', () => {
       rrfK: 60,
       scale: 2 / 61,
     });
-    // Boosts are in the fusion's scale.
-    assert.equal(rrf.definitions.boost, 2 / 61);
+    // Boosts are in the fusion's scale: 1.5 scales for a short query's definitions, 1 for a long report's.
+    assert.equal(rrf.definitions.boost, (2 / 61) * 1.5);
+    assert.equal(
+      plan(`${'why is parse_amount wrong '.repeat(10)}`, { fusion: 'rrf' }).definitions.boost,
+      2 / 61,
+    );
     assert.equal(plan('Tell me about D40', { fusion: 'rrf' }).anchors.maxBoost, 1 / 61);
     // Specificity 0 -> 0.8; "Tell me about D40" (4/7) -> 0.8 - 0.6 * 4/7 = 0.4571; a bare identifier -> 0.2.
     assert.equal(plan('how are edges added', { fusion: 'adaptive' }).fusion.vectorWeight, 0.8);

@@ -12,7 +12,8 @@
  * - fusion: 'linear' (default 0.4 vector / 0.6 keyword, chosen by evaluation), 'rrf' (k = 60),
  *   or 'adaptive' (linear, weights from specificity: fusion-weights.ts);
  * - definition boost: one fusion scale for the chunk defining a named
- *   symbol (definitions.ts), unchanged from before planning;
+ *   symbol (definitions.ts), 1.5 scales in a query of at most 200 chars
+ *   (above the best fused score plus a full anchor match);
  * - anchors: anchors.ts; focus: focus.ts; filters: merge-filter.ts;
  * - candidate depths: max(5 * limit, 50) per side, x3 when collapsing to
  *   files, at most 4000; anchors are matched over the same number of the
@@ -20,7 +21,7 @@
  */
 import { DEFAULT_LIMIT, MAX_LIMIT } from '@codesift/core';
 import { LONG_REPORT_CHARS, type ParsedQuery, parseQuery, stripBoilerplate } from '@codesift/query';
-import { queryIdentifiers } from '../definitions.js';
+import { definitionPathWords, PATH_EVIDENCE_CHARS, queryIdentifiers } from '../definitions.js';
 import { DEFAULT_RRF_K, DEFAULT_VECTOR_WEIGHT } from '../fusion.js';
 import { ANCHOR_BOOST_SHARE, planAnchors } from './anchors.js';
 import { DEFAULT_DOC_MULTIPLIER, DEFAULT_FOCUS_MULTIPLIER, planFocus } from './focus.js';
@@ -217,11 +218,19 @@ export function planQuery(
   // Boosts.
   const definitionsOn = on.definitions;
   const identifiers = definitionsOn ? queryIdentifiers(parsed.text) : [];
-  const definitions = { enabled: definitionsOn, identifiers, boost: fusion.scale };
+  const pathWords =
+    definitionsOn && parsed.text.length <= PATH_EVIDENCE_CHARS
+      ? definitionPathWords(parsed.text)
+      : [];
+  // A short query is about what it names: the definition then outweighs the best
+  // fused score plus a full anchor match, so no call site can pass it.
+  const short = parsed.text.length <= PATH_EVIDENCE_CHARS;
+  const boost = short ? fusion.scale * (1 + ANCHOR_BOOST_SHARE) : fusion.scale;
+  const definitions = { enabled: definitionsOn, identifiers, boost, pathWords };
   if (!definitionsOn) reasons.push('definitions: off');
   else if (identifiers.length > 0) {
     reasons.push(
-      `definitions: chunks defining ${identifiers.join(', ')} get +${fmt(fusion.scale)}`,
+      `definitions: chunks defining ${identifiers.join(', ')} get +${fmt(boost)}${short ? ' (a short query: above any call site)' : ''}`,
     );
   }
   const anchorsOn = on.anchors;

@@ -130,6 +130,12 @@ export interface QueryPlan {
     /** Code-shaped words looked up in the symbol index; their defining chunks get `boost`. */
     identifiers: string[];
     boost: number;
+    /**
+     * The words that break ties between several definitions of one name by
+     * their paths (definitions.ts preferByPath): a short query's words; none
+     * for a long report, whose words would point everywhere.
+     */
+    pathWords: string[];
   };
   anchors: {
     enabled: boolean;

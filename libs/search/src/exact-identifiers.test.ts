@@ -1,0 +1,125 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { indexRepository } from '@codesift/pipeline';
+import { openLocalEngine } from './engine.js';
+import type { SearchEngine } from './types.js';
+
+const callers = (pkg: string, n: number) =>
+  Array.from({ length: n }, (_, i) => `\t_ = ${pkg}WithTimeout(${i})`).join('\n');
+
+// Several definitions of one name, and call sites that outnumber a definition.
+const TREE: Record<string, string> = {
+  'server/options.go': `package server
+
+// Options are the settings.
+type Options struct {
+\tPort int
+}
+
+// Option changes Options.
+type Option func(*Options)
+
+// WithTimeout sets how long a request may take.
+func WithTimeout(seconds int) Option {
+\treturn func(o *Options) { o.Port = seconds }
+}
+`,
+  'client/options.go': `package client
+
+// Options are the settings.
+type Options struct {
+\tRetries int
+}
+`,
+  'cmd/command.go': `package cmd
+
+// Command is one command of the program.
+type Command struct {
+\tUse string
+}
+`,
+  'legacy/old.go': `package legacy
+
+// Command is the old command type.
+type Command struct {
+\tName string
+}
+`,
+  'app/main.go': `package main
+
+func main() {
+${callers('server.', 12)}
+}
+`,
+  'app/more.go': `package main
+
+func more() {
+${callers('server.', 12)}
+}
+`,
+  'py/reader.py': `class Reader:
+    """Reads records."""
+
+    def read(self):
+        return []
+`,
+  'py/use.py': `from reader import Reader
+
+def use():
+    a = Reader()
+    b = Reader()
+    c = Reader()
+    return [Reader(), Reader(), a, b, c]
+`,
+};
+
+describe('exact identifiers at rank 1 (engine, keyword only)', () => {
+  let dir: string;
+  let engine: SearchEngine;
+  before(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'codesift-exact-'));
+    const root = path.join(dir, 'repo');
+    for (const [rel, text] of Object.entries(TREE)) {
+      mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+      writeFileSync(path.join(root, rel), text);
+    }
+    const indexPath = path.join(dir, 'index.db');
+    await indexRepository({ root, indexPath, vectors: false });
+    engine = await openLocalEngine({ indexPath, embedder: null });
+  });
+  after(async () => {
+    await engine.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const top = async (query: string) => {
+    const res = await engine.search({ query, keywordOnly: true, limit: 5 });
+    return res.results[0]!;
+  };
+
+  it('a query naming a file and a symbol ranks that file’s definition first', async () => {
+    const r = await top('command.go Command');
+    assert.equal(r.path, 'cmd/command.go');
+    assert.equal(r.symbol, 'Command');
+  });
+
+  it('`type X struct` resolves to a definition, ties broken by path evidence', async () => {
+    assert.equal((await top('type Options struct of the client')).path, 'client/options.go');
+    assert.equal((await top('server type Options struct')).path, 'server/options.go');
+  });
+
+  it('`class X` resolves to the class, not its many uses', async () => {
+    const r = await top('class Reader');
+    assert.equal(r.path, 'py/reader.py');
+  });
+
+  it('an option function’s definition outranks its call sites, written as the caller writes it', async () => {
+    for (const q of ['WithTimeout', 'server.WithTimeout']) {
+      const r = await top(q);
+      assert.equal(r.path, 'server/options.go', q);
+    }
+  });
+});
