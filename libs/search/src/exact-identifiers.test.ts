@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { indexRepository } from '@codesift/pipeline';
 import { openLocalEngine } from './engine.js';
+import { indexTree } from './test-support.js';
 import type { SearchEngine } from './types.js';
 
 const callers = (pkg: string, n: number) =>
@@ -80,14 +78,9 @@ describe('exact identifiers at rank 1 (engine, keyword only)', () => {
   let dir: string;
   let engine: SearchEngine;
   before(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'codesift-exact-'));
-    const root = path.join(dir, 'repo');
-    for (const [rel, text] of Object.entries(TREE)) {
-      mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-      writeFileSync(path.join(root, rel), text);
-    }
-    const indexPath = path.join(dir, 'index.db');
-    await indexRepository({ root, indexPath, vectors: false });
+    const made = await indexTree('codesift-exact-', TREE);
+    dir = made.dir;
+    const indexPath = made.indexPath;
     engine = await openLocalEngine({ indexPath, embedder: null });
   });
   after(async () => {

@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { indexRepository } from '@codesift/pipeline';
 import { openLocalEngine } from './engine.js';
+import { indexTree } from './test-support.js';
 
 // The repository's own issue form: its labels are the report's skeleton.
 const TREE: Record<string, string> = {
@@ -38,14 +36,9 @@ describe('the repository issue templates as boilerplate (engine)', () => {
   let dir: string;
   let indexPath: string;
   before(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'codesift-templates-'));
-    const root = path.join(dir, 'repo');
-    for (const [rel, text] of Object.entries(TREE)) {
-      mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-      writeFileSync(path.join(root, rel), text);
-    }
-    indexPath = path.join(dir, 'index.db');
-    await indexRepository({ root, indexPath, vectors: false });
+    const made = await indexTree('codesift-templates-', TREE);
+    dir = made.dir;
+    indexPath = made.indexPath;
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
