@@ -10,3 +10,5 @@ export { wordStems } from './word-stems.js';
 // mirror the analyzer (MAX_TERM_LENGTH) and for @codesift/query, built on it.
 
 export { MAX_QUERY_TERMS, MAX_TERM_LENGTH, STOPWORDS, splitIdentifier } from './analyze.js';
+// The language table, for the packages that key their own per-language rules by its ids.
+export { LANGUAGES, type LanguageEntry, type TestFileRules } from './languages.js';

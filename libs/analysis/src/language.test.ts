@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CodesiftError } from '@codesift/core';
 import { checkedLanguage, detectLanguage, KNOWN_LANGUAGES, resolveLanguage } from './language.js';
+import { LANGUAGES } from './languages.js';
 
 test('languages by extension and file name', () => {
   const cases: [string, string][] = [
@@ -61,4 +62,11 @@ test('a language as users type it resolves through one alias table, or is refuse
       e.code === 'INVALID_ARGUMENT' &&
       e.message === `unknown language 'klingon'; known languages: ${KNOWN_LANGUAGES.join(', ')}`,
   );
+});
+
+test('every language of the table is detected by each of its extensions and file names', () => {
+  for (const [id, entry] of Object.entries(LANGUAGES)) {
+    for (const ext of entry.extensions) assert.equal(detectLanguage(`src/x${ext}`), id, ext);
+    for (const name of entry.fileNames ?? []) assert.equal(detectLanguage(`a/${name}`), id, name);
+  }
 });

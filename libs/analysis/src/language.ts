@@ -1,132 +1,51 @@
 import path from 'node:path';
 import { CodesiftError } from '@codesift/core';
+import { LANGUAGES } from './languages.js';
 
-/**
- * Languages codesift knows by name. Those with a tree-sitter grammar get
- * structural chunking; the rest get markdown or line-window chunking.
- * `.h` is C here; the chunker reads the text and treats C++ headers as C++.
- */
-const BY_EXTENSION: Record<string, string> = {
-  '.ts': 'typescript',
-  '.mts': 'typescript',
-  '.cts': 'typescript',
-  '.tsx': 'tsx',
-  '.js': 'javascript',
-  '.mjs': 'javascript',
-  '.cjs': 'javascript',
-  '.jsx': 'javascript',
-  '.py': 'python',
-  '.pyi': 'python',
-  '.go': 'go',
-  '.rs': 'rust',
-  '.java': 'java',
-  '.md': 'markdown',
-  '.mdx': 'markdown',
-  '.markdown': 'markdown',
-  '.rst': 'rst',
-  '.txt': 'text',
-  '.c': 'c',
-  '.h': 'c',
-  '.cc': 'cpp',
-  '.cpp': 'cpp',
-  '.cxx': 'cpp',
-  '.c++': 'cpp',
-  '.hh': 'cpp',
-  '.hpp': 'cpp',
-  '.hxx': 'cpp',
-  '.cs': 'csharp',
-  '.rb': 'ruby',
-  '.rake': 'ruby',
-  '.gemspec': 'ruby',
-  '.php': 'php',
-  '.kt': 'kotlin',
-  '.kts': 'kotlin',
-  '.swift': 'swift',
-  '.scala': 'scala',
-  '.sc': 'scala',
-  '.sh': 'shell',
-  '.bash': 'shell',
-  '.zsh': 'shell',
-  '.bats': 'shell',
-  '.lua': 'lua',
-  '.sql': 'sql',
-  '.proto': 'protobuf',
-  '.json': 'json',
-  '.yaml': 'yaml',
-  '.yml': 'yaml',
-  '.toml': 'toml',
-  '.tf': 'hcl',
-  '.tfvars': 'hcl',
-  '.hcl': 'hcl',
-  '.ini': 'ini',
-  '.cfg': 'ini',
-  '.html': 'html',
-  '.css': 'css',
-  '.scss': 'css',
-  '.vue': 'vue',
-  '.svelte': 'svelte',
-};
+/** `key -> language` over every entry's `field`; a key claimed by two languages is a mistake in the table. */
+function index(field: 'extensions' | 'fileNames'): ReadonlyMap<string, string> {
+  const out = new Map<string, string>();
+  for (const [id, entry] of Object.entries(LANGUAGES)) {
+    for (const key of entry[field] ?? []) {
+      const other = out.get(key);
+      if (other !== undefined) throw new Error(`${key} is both ${other} and ${id} in LANGUAGES`);
+      out.set(key, id);
+    }
+  }
+  return out;
+}
 
-const BY_BASENAME: Record<string, string> = {
-  Dockerfile: 'dockerfile',
-  Makefile: 'make',
-  'CMakeLists.txt': 'cmake',
-  'go.mod': 'gomod',
-  Rakefile: 'ruby',
-  Gemfile: 'ruby',
-};
+const BY_EXTENSION = index('extensions');
+const BY_FILE_NAME = index('fileNames');
 
-/** Language id for a path, from its extension or well-known file name; 'text' otherwise. */
+/** Language id for a path, from its well-known file name or its extension; 'text' otherwise. */
 export function detectLanguage(filePath: string): string {
   const base = path.posix.basename(filePath);
-  const byName = BY_BASENAME[base];
+  const byName = BY_FILE_NAME.get(base);
   if (byName) return byName;
   const ext = path.posix.extname(base).toLowerCase();
-  return BY_EXTENSION[ext] ?? 'text';
+  return BY_EXTENSION.get(ext) ?? 'text';
 }
 
 /**
  * What users type for a language (`--lang`, `lang:` in a query, MCP
- * `language`) besides the ids themselves: the one table every entry point
- * resolves through (resolveLanguage).
+ * `language`) besides the ids themselves, from the table's `aliases`: the
+ * one map every entry point resolves through (resolveLanguage).
  */
-const LANGUAGE_ALIASES: Readonly<Record<string, string>> = {
-  py: 'python',
-  python3: 'python',
-  ts: 'typescript',
-  js: 'javascript',
-  node: 'javascript',
-  jsx: 'javascript',
-  golang: 'go',
-  rs: 'rust',
-  kt: 'kotlin',
-  'c++': 'cpp',
-  cxx: 'cpp',
-  'c#': 'csharp',
-  cs: 'csharp',
-  rb: 'ruby',
-  sh: 'shell',
-  bash: 'shell',
-  zsh: 'shell',
-  md: 'markdown',
-  yml: 'yaml',
-  proto: 'protobuf',
-  terraform: 'hcl',
-  tf: 'hcl',
-  makefile: 'make',
-  docker: 'dockerfile',
-};
+const LANGUAGE_ALIASES: ReadonlyMap<string, string> = new Map(
+  Object.entries(LANGUAGES).flatMap(([id, entry]) => (entry.aliases ?? []).map((a) => [a, id])),
+);
 
 /** Every id detectLanguage returns, sorted: what a language filter can match. */
 export const KNOWN_LANGUAGES: readonly string[] = [
-  ...new Set([...Object.values(BY_EXTENSION), ...Object.values(BY_BASENAME), 'text']),
+  ...new Set([...BY_EXTENSION.values(), ...BY_FILE_NAME.values(), 'text']),
 ].sort();
 const KNOWN = new Set(KNOWN_LANGUAGES);
 
 /** The language id a user's spelling names (an id or an alias, any case); undefined for none. */
 export function resolveLanguage(value: string): string | undefined {
   const v = value.trim().toLowerCase();
-  const id = LANGUAGE_ALIASES[v] ?? v;
+  const id = LANGUAGE_ALIASES.get(v) ?? v;
   return KNOWN.has(id) ? id : undefined;
 }
 

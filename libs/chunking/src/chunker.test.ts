@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
+import { LANGUAGES } from '@codesift/analysis';
 import { Tree } from 'web-tree-sitter';
 import { type Chunker, type ChunkResult, createChunker } from './chunker.js';
 import { STRUCTURAL_LANGUAGES } from './languages/index.js';
@@ -30,6 +31,14 @@ function longFunction(bodyLines: number): string {
     '',
   ].join('\n');
 }
+
+test('every structural language is a language of the table, with test-file rules unless it is data', () => {
+  const data = new Set(['json', 'yaml', 'toml', 'hcl']);
+  for (const lang of STRUCTURAL_LANGUAGES) {
+    assert.ok(Object.hasOwn(LANGUAGES, lang), `${lang} has no entry in LANGUAGES`);
+    assert.equal(LANGUAGES[lang]!.testFiles !== undefined, !data.has(lang), lang);
+  }
+});
 
 test('supports exactly the tree-sitter languages', () => {
   for (const lang of STRUCTURAL_LANGUAGES) assert.equal(chunker.supports(lang), true, lang);

@@ -1,7 +1,8 @@
 /**
  * Test-file detection by each language's own conventions, kept as data:
- * one table of directory names shared by all languages, and one table of
- * file-name rules per language. The focus step multiplies results that are
+ * one table of directory names shared by all languages, and each
+ * language's file-name rules in its entry of the language table
+ * (languages.ts). The focus step multiplies results that are
  * out of focus (tests for an implementation question, and the reverse)
  * by 0.5, so a miss here only costs ranking, never a result.
  *
@@ -17,6 +18,7 @@
  *   the convention is (`FooTest.java`, not `Contest.java`).
  */
 import { detectLanguage } from '../language.js';
+import { LANGUAGES, type TestFileRules } from '../languages.js';
 
 /** Directory names that hold tests or test-only data, in any language (lowercase). */
 export const TEST_DIRECTORIES: ReadonlySet<string> = new Set([
@@ -47,69 +49,6 @@ export const TEST_DIRECTORY_SUFFIXES: readonly string[] = [
   '-test',
   '_test',
 ];
-
-export interface TestFileRules {
-  /** File names ending with one of these (case-sensitive): `_test.go`, `Test.java`. */
-  suffixes?: readonly string[];
-  /** File names starting with one of these (case-sensitive), combined with `extensions`. */
-  prefixes?: readonly string[];
-  /** Whole file names: `conftest.py`. */
-  names?: readonly string[];
-  /** Markers inside the name: `.test.` in `walk.test.ts`. */
-  infixes?: readonly string[];
-  /** Extensions a prefix rule applies to (with the dot). */
-  extensions?: readonly string[];
-}
-
-const JS_RULES: TestFileRules = {
-  infixes: ['.test.', '.spec.', '.e2e.', '.e2e-spec.'],
-  suffixes: ['_test.js', '_test.ts', '-test.js', '-test.ts'],
-};
-
-const JVM_SUFFIXES = ['Test', 'Tests', 'IT', 'TestCase', 'Spec'];
-
-/** Per-language file-name rules; the key is a detectLanguage id. */
-export const TEST_FILE_RULES: Readonly<Record<string, TestFileRules>> = {
-  go: { suffixes: ['_test.go'] },
-  python: {
-    prefixes: ['test_'],
-    suffixes: ['_test.py', '_tests.py'],
-    names: ['conftest.py', 'tests.py'],
-    extensions: ['.py', '.pyi'],
-  },
-  typescript: JS_RULES,
-  tsx: JS_RULES,
-  javascript: JS_RULES,
-  java: {
-    suffixes: JVM_SUFFIXES.map((s) => `${s}.java`),
-    prefixes: ['Test'],
-    extensions: ['.java'],
-  },
-  kotlin: { suffixes: JVM_SUFFIXES.map((s) => `${s}.kt`), prefixes: ['Test'], extensions: ['.kt'] },
-  scala: { suffixes: ['Test.scala', 'Spec.scala', 'Suite.scala'] },
-  rust: { suffixes: ['_test.rs', '_tests.rs'], names: ['tests.rs', 'test.rs'] },
-  csharp: { suffixes: ['Test.cs', 'Tests.cs'] },
-  ruby: { suffixes: ['_spec.rb', '_test.rb'], prefixes: ['test_'], extensions: ['.rb'] },
-  php: { suffixes: ['Test.php'] },
-  swift: { suffixes: ['Tests.swift', 'Test.swift'] },
-  c: { suffixes: ['_test.c', '_unittest.c'], prefixes: ['test_'], extensions: ['.c'] },
-  cpp: {
-    suffixes: [
-      '_test.cc',
-      '_test.cpp',
-      '_test.cxx',
-      '_unittest.cc',
-      '_unittest.cpp',
-      'Test.cpp',
-      'Tests.cpp',
-    ],
-    prefixes: ['test_'],
-    extensions: ['.cc', '.cpp', '.cxx'],
-  },
-  // `.bats` files are Bats test scripts whatever their name.
-  shell: { suffixes: ['_test.sh', '.bats'] },
-  lua: { suffixes: ['_spec.lua', '_test.lua'], prefixes: ['test_'], extensions: ['.lua'] },
-};
 
 /** Rules for files of languages without a table (data files, docs): the cross-language markers. */
 const GENERIC_RULES: TestFileRules = {
@@ -145,5 +84,6 @@ export function isTestPath(path: string, language?: string): boolean {
     if (TEST_DIRECTORY_SUFFIXES.some((s) => d.endsWith(s) && d.length > s.length)) return true;
   }
   const lang = language ?? detectLanguage(base);
-  return matchesRules(base, TEST_FILE_RULES[lang] ?? GENERIC_RULES);
+  const rules = Object.hasOwn(LANGUAGES, lang) ? LANGUAGES[lang]!.testFiles : undefined;
+  return matchesRules(base, rules ?? GENERIC_RULES);
 }
