@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { MORE_LANGUAGES } from './synthetic-languages.js';
 
 export function writeTree(root: string, files: Record<string, string | Uint8Array>): void {
   for (const [rel, content] of Object.entries(files)) {
@@ -12,13 +13,18 @@ export function writeTree(root: string, files: Record<string, string | Uint8Arra
 /**
  * A synthetic but realistic multi-language repository: `n` modules spread over
  * packages, each with a class, methods, doc comments and free functions, so
- * chunk counts and timings resemble real code.
+ * chunk counts and timings resemble real code. `mix` 'classic' cycles through
+ * TypeScript, Python, Go and Markdown (what the search, gRPC and cluster
+ * benchmarks measure); 'all' adds C, C++, C#, Ruby, PHP, Kotlin, Scala,
+ * shell, Lua, Swift and YAML (synthetic-languages.ts).
  */
-export function syntheticRepo(root: string, n: number): void {
+export function syntheticRepo(root: string, n: number, mix: 'classic' | 'all' = 'classic'): void {
   const files: Record<string, string> = {};
+  const kinds = mix === 'all' ? 4 + MORE_LANGUAGES.length : 4;
   for (let i = 0; i < n; i++) {
     const pkg = `pkg${i % 25}`;
-    switch (i % 4) {
+    const kind = i % kinds;
+    switch (kind) {
       case 0:
         files[`src/${pkg}/service${i}.ts`] = tsModule(i);
         break;
@@ -28,8 +34,13 @@ export function syntheticRepo(root: string, n: number): void {
       case 2:
         files[`go/${pkg}/store${i}.go`] = goModule(i);
         break;
-      default:
+      case 3:
         files[`docs/${pkg}/guide${i}.md`] = mdModule(i);
+        break;
+      default: {
+        const m = MORE_LANGUAGES[kind - 4]!(i, pkg);
+        files[m.path] = m.text;
+      }
     }
   }
   writeTree(root, files);
