@@ -14,7 +14,8 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 # onnxruntime-node's install script downloads GPU libraries; its CPU binary
-# ships inside the package (same setting as .npmrc).
+# ships inside the package. npm 11 skips that script (package.json
+# allowScripts); the image's npm 10 predates allowScripts and reads this.
 ENV ONNXRUNTIME_NODE_INSTALL=skip
 # The whole context (see .dockerignore): `npm ci` runs the root `prepare`
 # script, which already builds every workspace package.
