@@ -23,3 +23,4 @@ export {
 } from './local-runner.js';
 export { type IndexPlan, planIndex } from './plan.js';
 export type { IndexPhase, IndexProgress, IndexSummary } from './progress.js';
+export { SKIPPED_PATHS_PER_REASON } from './skipped-paths.js';

@@ -105,6 +105,8 @@ describe('indexRepository (real scanner, chunker and SQLite store)', () => {
     assert.equal(first.filesDeleted, 0);
     assert.equal(first.skipped.binary, 1);
     assert.ok((first.skipped.ignored ?? 0) >= 1);
+    // Paths by reason; plain 'ignored' ones are only counted.
+    assert.deepEqual(first.skippedPaths, { binary: ['logo.png'] });
     assert.ok(first.chunks >= 6, `chunks ${first.chunks}`);
     assert.equal(first.vectors, first.chunks);
     assert.ok(first.symbols >= 6, `symbols ${first.symbols}`);
@@ -257,6 +259,11 @@ describe('indexRepository (real scanner, chunker and SQLite store)', () => {
     });
     // The key file by content, the bundle by its shape (dist/ by its name, as before).
     assert.deepEqual(summary.skipped, { secret: 1, generated: 2 });
+    // A whole directory skipped by its name is listed once, as the directory.
+    assert.deepEqual(summary.skippedPaths, {
+      generated: ['dist', 'web/bundle.js'],
+      secret: ['keys/deploy_key.txt'],
+    });
     assert.equal(summary.filesIndexed, 2);
     const index = openSqliteIndex(defaultIndexPath(root), { create: false });
     try {

@@ -22,6 +22,7 @@ import { planIndex } from './plan.js';
 import { type PreparedFile, prepareFile } from './prepare-file.js';
 import type { IndexProgress, IndexSummary } from './progress.js';
 import { ProgressTracker } from './progress-tracker.js';
+import { SkippedPaths } from './skipped-paths.js';
 
 export interface IndexOptions {
   root: string;
@@ -96,6 +97,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
     index.setEmbedder(embedder?.name ?? null, embedder?.dimensions ?? null);
     index.setRoot(root);
     const skipped: Partial<Record<SkipReason, number>> = { ...scanned.skipped };
+    const skippedPaths = new SkippedPaths(scanned.skippedFiles);
     const secretsRedacted: Record<string, number> = {};
     const failures: IndexSummary['failures'] = [];
 
@@ -174,6 +176,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
       if (!staged.ok) {
         const reason = staged.skip.reason;
         skipped[reason] = (skipped[reason] ?? 0) + 1;
+        skippedPaths.add(file.path, reason);
         if (reason === 'unreadable') {
           failures.push({ path: file.path, reason: staged.skip.detail ?? reason });
         }
@@ -227,6 +230,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
       filesDeleted: plan.toDelete.length,
       filesFailed: failures.length,
       skipped,
+      skippedPaths: skippedPaths.toJSON(),
       secretsRedacted,
       chunks: writer.chunks,
       symbols: writer.symbols,

@@ -38,6 +38,12 @@ export interface IndexSummary {
   filesFailed: number;
   skipped: Partial<Record<SkipReason, number>>;
   /**
+   * Some of the skipped paths by reason (local runs): up to
+   * SKIPPED_PATHS_PER_REASON each, sorted; plain 'ignored' ones are not
+   * listed. The counts are in `skipped`.
+   */
+  skippedPaths?: Partial<Record<SkipReason, string[]>>;
+  /**
    * Secrets replaced by a `[REDACTED:<rule>]` marker in the files written this
    * run, by rule id (`aws-access-key`, `private-key`, ...); never the secrets.
    */

@@ -70,6 +70,15 @@ describe('codesift index (CLI, end to end)', () => {
     assert.equal(s.skipped.secret, 1);
     assert.equal(s.skipped['symlink-loop'], 1);
     assert.equal(s.skipped['symlink-outside-root'], 1);
+    // Which files, by reason (plain ignored ones are only counted; node_modules is 'vendored').
+    assert.deepEqual(s.skippedPaths, {
+      binary: ['blob.dat', 'image.png'],
+      secret: ['.env'],
+      'symlink-loop': ['loop'],
+      'symlink-outside-root': ['outside'],
+      'too-large': ['huge.log'],
+      vendored: ['node_modules'],
+    });
   });
 
   test('clear errors: missing dir, a file as dir, bad options', async () => {
