@@ -76,6 +76,7 @@ describe('codesift search (CLI, end to end)', () => {
     assert.equal(r.code, 0, r.stderr);
     const out = JSON.parse(r.stdout);
     assert.equal(out.query, 'addEdge');
+    assert.equal(out.root, root, 'the root the paths are relative to');
     assert.equal(out.fusion, 'linear');
     assert.deepEqual(out.degraded, []);
     assert.ok(out.totalChunks >= 5);

@@ -223,13 +223,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     );
     try {
       response = await engine.search(request);
-      root = values.json ? null : await rootOf(engine);
+      root = await rootOf(engine);
     } finally {
       await engine.close();
     }
   }
   if (values.json) {
-    io.stdout.write(`${JSON.stringify(toJson(response, values.explain))}\n`);
+    io.stdout.write(`${JSON.stringify(toJson(response, root, values.explain))}\n`);
     return EXIT.ok;
   }
   const out = styleFor(io.stdout, io.env);
@@ -367,10 +367,14 @@ function round(n: number): string {
   return String(Math.round(n * 100) / 100);
 }
 
-/** The --json shape: stable keys for scripts; paths stay relative to the indexed root. */
-function toJson(res: SearchResponse, explain: boolean): unknown {
+/**
+ * The --json shape: stable keys for scripts. Paths stay relative to the
+ * indexed root, which `root` names (null when the index does not record it).
+ */
+function toJson(res: SearchResponse, root: string | null, explain: boolean): unknown {
   return {
     query: res.query,
+    root,
     fusion: res.fusion,
     totalChunks: res.totalChunks,
     results: res.results.map((r) => ({
