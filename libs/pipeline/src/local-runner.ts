@@ -18,6 +18,7 @@ import { addRedactionCounts, type ReadOutcome, readFileContent, scan } from '@co
 import { type FileCommit, openSqliteIndex } from '@codesift/stores';
 import { EmbedBatcher } from './batcher.js';
 import { FileWriter } from './file-writer.js';
+import { excludeFromGit } from './git-exclude.js';
 import { planIndex } from './plan.js';
 import { type PreparedFile, prepareFile } from './prepare-file.js';
 import type { IndexProgress, IndexSummary } from './progress.js';
@@ -90,6 +91,8 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
   progress.filesScanned = scanned.files.length;
 
   mkdirSync(path.dirname(indexPath), { recursive: true });
+  // A .codesift/ inside a git work tree stays out of `git status`.
+  excludeFromGit(path.dirname(indexPath));
   if (options.rebuild) removeIndexFiles(indexPath);
   const index = openSqliteIndex(indexPath, { create: true });
   let contextCache: ContextCache | undefined;
