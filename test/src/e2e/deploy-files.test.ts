@@ -35,6 +35,7 @@ import {
   type WorkQueue,
 } from '@codesift/bus';
 import { errorMessage } from '@codesift/core';
+import { resolveLlmConfig } from '@codesift/llm';
 import { HEALTH_PATH } from '@codesift/mcp-bridge';
 import {
   createLogger,
@@ -85,6 +86,8 @@ interface CodeFacts {
   esClientMajor: number;
   /** The largest file the scanner reads (DEFAULT_MAX_FILE_BYTES); one message must carry it. */
   scannerMaxFileBytes: number;
+  /** The variables resolveLlmConfig (@codesift/llm) reads once a model is named. */
+  llmEnvKeys: Set<string>;
 }
 
 type StoreSettings = { kind: 'sqlite'; indexPath: string } | { kind: 'elastic'; esUrl: string };
@@ -248,8 +251,49 @@ async function codeFacts(dir: string): Promise<CodeFacts> {
     readTelemetryConfig: telemetry.readTelemetryConfig,
     esClientMajor: Number(esClient.version.split('.')[0]),
     scannerMaxFileBytes: scanner.DEFAULT_MAX_FILE_BYTES,
+    llmEnvKeys: await keysRead((env) => resolveLlmConfig(env), { CODESIFT_LLM_MODEL: 'm' }),
   };
 }
+
+/**
+ * Stages that ask a chat model: they must read the model variable, and only
+ * set variables the LLM settings read. `ollamaAt` checks where OLLAMA_HOST
+ * points (compose: a service of the file running Ollama); undefined: the
+ * cluster's own server, not checked.
+ */
+function llmStageProblems(
+  stage: string,
+  env: Record<string, Yaml>,
+  facts: CodeFacts,
+  ollamaAt?: (url: string) => string | undefined,
+): string[] {
+  if (!(LLM_MODEL_KEY in env)) return [];
+  const problems: string[] = [];
+  if (!facts.stages.get(stage)?.envRead.has(LLM_MODEL_KEY)) {
+    problems.push(`${stage}: sets ${LLM_MODEL_KEY}, which the stage does not read`);
+  }
+  for (const key of Object.keys(env)) {
+    if (/^CODESIFT_LLM_/.test(key) && !facts.llmEnvKeys.has(key)) {
+      problems.push(`${stage}: sets ${key}, which the LLM settings do not read`);
+    }
+  }
+  const host = env.OLLAMA_HOST;
+  if (typeof host !== 'string' || host === '') {
+    problems.push(`${stage}: sets ${LLM_MODEL_KEY} but no OLLAMA_HOST`);
+  } else {
+    const problem = ollamaAt?.(host);
+    if (problem) problems.push(`${stage}: OLLAMA_HOST ${host} ${problem}`);
+  }
+  return problems;
+}
+
+const LLM_MODEL_KEY = 'CODESIFT_LLM_MODEL';
+
+/** Stages whose replica count KEDA owns, each scaled on its own queue's depth. */
+const SCALED_STAGES = ['embedder', 'contextualizer'] as const;
+
+/** The stage must have an LLM model setting (empty: pattern mode) next to an Ollama. */
+const LLM_STAGES = ['contextualizer'] as const;
 
 // --- NATS config files, as a real nats-server reads them ------------------------
 
@@ -612,6 +656,20 @@ function composeProblems(compose: Yaml, facts: CodeFacts, payloads: NatsPayloads
   if (embedder && embedder.deploy?.replicas !== 3) {
     problems.push(`embedder: deploy.replicas is ${embedder.deploy?.replicas}, not 3`);
   }
+  // The contextualizer's chat model: on the Ollama service of this file.
+  const composeOllama = (url: string) => {
+    const t = urlTarget(url);
+    const dep = t ? services[t.host] : undefined;
+    if (!t || !dep) return 'is no service here';
+    if (!/ollama/.test(String(dep.image))) return `is ${dep.image}, not Ollama`;
+    if (!servedPorts(dep).includes(t.port)) return `: ${t.host} does not serve ${t.port}`;
+    return undefined;
+  };
+  for (const stage of LLM_STAGES) {
+    const env = envMap(services[stage]?.environment);
+    if (!(LLM_MODEL_KEY in env)) problems.push(`${stage}: no ${LLM_MODEL_KEY} setting`);
+    problems.push(...llmStageProblems(stage, env, facts, composeOllama));
+  }
 
   const byCommand = (sub: string) =>
     own.filter(([, s]) => {
@@ -744,6 +802,62 @@ function loadK8s(): K8s {
     }
   }
   return { kustomization, files, docs };
+}
+
+/** What a ScaledObject is checked against: the rendered manifests and the code. */
+interface ScaleFacts {
+  docs: Yaml[];
+  deployments: Map<string, Yaml>;
+  facts: CodeFacts;
+  natsService: Yaml;
+  namespace: string | undefined;
+  monitorPort: number;
+  servicePort: (name: string, port: number) => boolean;
+}
+
+/** One stage's KEDA ScaledObject: exactly one, 1 to n replicas, on its own consumer's lag. */
+function scaledObjectProblems(
+  stage: string,
+  { docs, deployments, facts, natsService, namespace, monitorPort, servicePort }: ScaleFacts,
+): string[] {
+  const problems: string[] = [];
+  const queues = facts.stages.get(stage)?.queues ?? [];
+  const scaled = docs.filter(
+    (d) => d.kind === 'ScaledObject' && d.spec?.scaleTargetRef?.name === stage,
+  );
+  if (scaled.length !== 1) problems.push(`${scaled.length} ScaledObjects target ${stage}, not 1`);
+  if (queues.length !== 1) problems.push(`the ${stage} stage consumes more than one queue`);
+  const so = scaled[0];
+  if (!so) return problems;
+  if (so.apiVersion !== 'keda.sh/v1alpha1') problems.push('ScaledObject is not keda.sh/v1alpha1');
+  if (so.spec.minReplicaCount !== 1) problems.push(`${stage} minReplicaCount is not 1`);
+  if (!(so.spec.maxReplicaCount > 1)) problems.push(`${stage} maxReplicaCount is not above 1`);
+  if (deployments.get(stage)?.spec?.replicas !== undefined) {
+    problems.push(`${stage} Deployment sets replicas, which KEDA owns`);
+  }
+  const trigger = (so.spec.triggers ?? []).find((t: Yaml) => t.type === 'nats-jetstream');
+  const queue = queues[0] && WORK_QUEUES[queues[0]];
+  if (!trigger) problems.push(`${stage}: no nats-jetstream trigger`);
+  else if (queue) {
+    const md = trigger.metadata ?? {};
+    if (md.stream !== queue.stream)
+      problems.push(`${stage}: trigger stream ${md.stream} != ${queue.stream}`);
+    if (md.consumer !== queue.durable) {
+      problems.push(`${stage}: trigger consumer ${md.consumer} != ${queue.durable}`);
+    }
+    const [host, port] = String(md.natsServerMonitoringEndpoint).split(':');
+    const expected = `${natsService?.metadata?.name}.${namespace}.svc.cluster.local`;
+    if (
+      host !== expected ||
+      Number(port) !== monitorPort ||
+      !servicePort(natsService?.metadata?.name, monitorPort)
+    ) {
+      problems.push(
+        `${stage}: trigger endpoint ${md.natsServerMonitoringEndpoint} is not ${expected}:${monitorPort}`,
+      );
+    }
+  }
+  return problems;
 }
 
 function k8sProblems(k8s: K8s, facts: CodeFacts, payloads: NatsPayloads): string[] {
@@ -994,43 +1108,26 @@ function k8sProblems(k8s: K8s, facts: CodeFacts, payloads: NatsPayloads): string
   );
   if (!natsService) problems.push(`no Service on the NATS port ${facts.natsPort}`);
 
-  // The embedder scales on its own queue's depth.
-  const embedderQueues = facts.stages.get('embedder')?.queues ?? [];
-  const scaled = docs.filter(
-    (d) => d.kind === 'ScaledObject' && d.spec?.scaleTargetRef?.name === 'embedder',
-  );
-  if (scaled.length !== 1) problems.push(`${scaled.length} ScaledObjects target embedder, not 1`);
-  if (embedderQueues.length !== 1) problems.push('the embedder stage consumes more than one queue');
-  const so = scaled[0];
-  if (so) {
-    if (so.apiVersion !== 'keda.sh/v1alpha1') problems.push('ScaledObject is not keda.sh/v1alpha1');
-    if (so.spec.minReplicaCount !== 1) problems.push('embedder minReplicaCount is not 1');
-    if (!(so.spec.maxReplicaCount > 1)) problems.push('embedder maxReplicaCount is not above 1');
-    if (deployments.get('embedder')?.spec?.replicas !== undefined) {
-      problems.push('embedder Deployment sets replicas, which KEDA owns');
-    }
-    const trigger = (so.spec.triggers ?? []).find((t: Yaml) => t.type === 'nats-jetstream');
-    const queue = embedderQueues[0] && WORK_QUEUES[embedderQueues[0]];
-    if (!trigger) problems.push('no nats-jetstream trigger');
-    else if (queue) {
-      const md = trigger.metadata ?? {};
-      if (md.stream !== queue.stream)
-        problems.push(`trigger stream ${md.stream} != ${queue.stream}`);
-      if (md.consumer !== queue.durable) {
-        problems.push(`trigger consumer ${md.consumer} != ${queue.durable}`);
-      }
-      const [host, port] = String(md.natsServerMonitoringEndpoint).split(':');
-      const expected = `${natsService?.metadata?.name}.${namespace}.svc.cluster.local`;
-      if (
-        host !== expected ||
-        Number(port) !== monitorPort ||
-        !servicePort(natsService?.metadata?.name, monitorPort)
-      ) {
-        problems.push(
-          `trigger endpoint ${md.natsServerMonitoringEndpoint} is not ${expected}:${monitorPort}`,
-        );
-      }
-    }
+  // The embedder and the contextualizer each scale on their own queue's depth.
+  for (const stage of SCALED_STAGES) {
+    problems.push(
+      ...scaledObjectProblems(stage, {
+        docs,
+        deployments,
+        facts,
+        natsService,
+        namespace,
+        monitorPort,
+        servicePort,
+      }),
+    );
+  }
+  // The contextualizer's chat model: the cluster's own Ollama (not checked here).
+  for (const stage of LLM_STAGES) {
+    const d = deployments.get(stage);
+    const env = d ? containerEnv(stage, container(d)) : {};
+    if (!(LLM_MODEL_KEY in env)) problems.push(`${stage}: no ${LLM_MODEL_KEY} setting`);
+    problems.push(...llmStageProblems(stage, env, facts));
   }
   return [...new Set(problems)];
 }
@@ -1143,6 +1240,10 @@ describe('deployment files match the code', () => {
       seen.add(k);
     }
     for (const k of seen) assert.ok(facts.envVars.has(k), `the scan finds ${k}`);
+    for (const k of ['CODESIFT_LLM_MODEL', 'OLLAMA_HOST', 'CODESIFT_LLM_TIMEOUT_MS']) {
+      assert.ok(facts.llmEnvKeys.has(k), `resolveLlmConfig reads ${k}`);
+    }
+    assert.ok(facts.stages.get('contextualizer')?.envRead.has('CODESIFT_LLM_MODEL'));
     for (const k of ['NATS_URL', 'CODESIFT_INDEX', 'CODESIFT_TOKEN', 'CODESIFT_LOG_LEVEL']) {
       assert.ok(facts.envVars.has(k), `the scan finds ${k}`);
     }
@@ -1296,6 +1397,21 @@ describe('deployment files match the code', () => {
     const natsDefault = copy();
     natsDefault.services.nats.command = ['-js', '-sd', '/data', '-m', '8222'];
     assert.ok(composeProblems(natsDefault, facts, payloads).some((p) => p.includes('-c')));
+    const noModel = copy();
+    delete noModel.services.contextualizer.environment.CODESIFT_LLM_MODEL;
+    assert.ok(
+      composeProblems(noModel, facts, payloads).some((p) => p.includes('CODESIFT_LLM_MODEL')),
+    );
+    const ollamaElsewhere = copy();
+    ollamaElsewhere.services.contextualizer.environment.OLLAMA_HOST = 'http://qdrant:6333';
+    assert.ok(
+      composeProblems(ollamaElsewhere, facts, payloads).some((p) => p.includes('not Ollama')),
+    );
+    const unknownLlmKey = copy();
+    unknownLlmKey.services.contextualizer.environment.CODESIFT_LLM_MODLE = 'qwen3:0.6b';
+    assert.ok(
+      composeProblems(unknownLlmKey, facts, payloads).some((p) => p.includes('CODESIFT_LLM_MODLE')),
+    );
     const symbolsOffVolume = copy();
     symbolsOffVolume.services.symbols.volumes = [];
     assert.ok(
@@ -1315,6 +1431,38 @@ describe('deployment files match the code', () => {
       return docs;
     });
     assert.ok(k8sProblems(wrongStream, facts, payloads).some((p) => p.includes('stream')));
+    const contextualizerOnEmbedderLag = k8sWith((docs) => {
+      for (const d of docs) {
+        if (d.kind === 'ScaledObject' && d.metadata.name === 'contextualizer') {
+          d.spec.triggers[0].metadata.consumer = 'embedder';
+        }
+      }
+      return docs;
+    });
+    assert.ok(
+      k8sProblems(contextualizerOnEmbedderLag, facts, payloads).some((p) =>
+        p.includes('contextualizer: trigger consumer embedder'),
+      ),
+    );
+    const unscaledContextualizer = k8sWith((docs) =>
+      docs.filter((d) => !(d.kind === 'ScaledObject' && d.metadata.name === 'contextualizer')),
+    );
+    assert.ok(
+      k8sProblems(unscaledContextualizer, facts, payloads).some((p) =>
+        p.includes('0 ScaledObjects target contextualizer'),
+      ),
+    );
+    const noModelSetting = k8sWith((docs) => {
+      for (const d of docs) {
+        if (d.kind === 'Deployment' && d.metadata.name === 'contextualizer') {
+          d.spec.template.spec.containers[0].env = [];
+        }
+      }
+      return docs;
+    });
+    assert.ok(
+      k8sProblems(noModelSetting, facts, payloads).some((p) => p.includes('CODESIFT_LLM_MODEL')),
+    );
     const noWriter = k8sWith((docs) =>
       docs.filter((d) => !(d.kind === 'Deployment' && d.metadata.name === 'writer')),
     );
