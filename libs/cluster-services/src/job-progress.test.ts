@@ -70,6 +70,21 @@ test('a batched FILES event counts each of its files, each by its own outcome', 
   assert.equal(p.chunks, 6);
 });
 
+test("the writer's context counts add up per job, a redelivered file once", () => {
+  const p = newJobProgress('j1');
+  const done = (path: string, fallback: bigint) => ({
+    path,
+    kind: JobEvent_Kind.FILE_DONE,
+    chunks: 3n,
+    contextSources: { llm: 3n - fallback, pattern: fallback },
+    contextFallbacks: fallback > 0n ? { timeout: fallback } : {},
+  });
+  applyJobEvent(p, ev(JobEvent_Kind.FILES, '', { files: [done('a.ts', 0n), done('b.ts', 2n)] }));
+  applyJobEvent(p, ev(JobEvent_Kind.FILES, '', { files: [done('b.ts', 2n), done('c.ts', 1n)] }));
+  assert.deepEqual(p.contextSources, { llm: 6, pattern: 3 });
+  assert.deepEqual(p.contextFallbacks, { timeout: 3 });
+});
+
 test('JOB_FAILED completes the job with its reason, whatever was planned', () => {
   const p = newJobProgress('j1');
   applyJobEvent(p, ev(JobEvent_Kind.JOB_PLANNED, '', { filesTotal: 3n }));

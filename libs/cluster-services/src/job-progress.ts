@@ -5,7 +5,7 @@
 import { fromBinary } from '@bufbuild/protobuf';
 import { EVENTS, followSubject, jobEventsSubject } from '@codesift/bus';
 import { CodesiftError } from '@codesift/core';
-import { type JobEvent, JobEvent_Kind, JobEventSchema } from '@codesift/proto';
+import { type FileOutcome, type JobEvent, JobEvent_Kind, JobEventSchema } from '@codesift/proto';
 import type { JetStreamClient } from '@nats-io/jetstream';
 
 export interface JobProgress {
@@ -22,6 +22,10 @@ export interface JobProgress {
   seen: Set<string>;
   /** Why the job as a whole failed (JOB_FAILED: e.g. its root could not be scanned); null otherwise. */
   jobFailed: string | null;
+  /** Chunks written by context source (`llm`, `pattern`), as the writer reports them. */
+  contextSources: Record<string, number>;
+  /** Chunks whose pattern context stood in for the model, by reason. */
+  contextFallbacks: Record<string, number>;
 }
 
 export function newJobProgress(jobId: string): JobProgress {
@@ -35,6 +39,8 @@ export function newJobProgress(jobId: string): JobProgress {
     failures: new Map(),
     seen: new Set(),
     jobFailed: null,
+    contextSources: {},
+    contextFallbacks: {},
   };
 }
 
@@ -49,11 +55,11 @@ export function applyJobEvent(p: JobProgress, e: JobEvent): JobProgress {
       break;
     case JobEvent_Kind.FILE_DONE:
     case JobEvent_Kind.FILE_FAILED:
-      applyFile(p, e.kind, e.path, e.chunks, e.symbols, e.detail);
+      applyFile(p, { ...e, contextSources: {}, contextFallbacks: {} });
       break;
     case JobEvent_Kind.FILES:
       // A batch's outcomes in one event (the writer commits a batch at once).
-      for (const f of e.files) applyFile(p, f.kind, f.path, f.chunks, f.symbols, f.detail);
+      for (const f of e.files) applyFile(p, f);
       break;
     default:
       break;
@@ -63,24 +69,30 @@ export function applyJobEvent(p: JobProgress, e: JobEvent): JobProgress {
 
 function applyFile(
   p: JobProgress,
-  kind: JobEvent_Kind,
-  path: string,
-  chunks: bigint,
-  symbols: bigint,
-  detail: string,
+  f: Pick<
+    FileOutcome,
+    'kind' | 'path' | 'chunks' | 'symbols' | 'detail' | 'contextSources' | 'contextFallbacks'
+  >,
 ): void {
+  const { kind, path, detail } = f;
   if (kind !== JobEvent_Kind.FILE_DONE && kind !== JobEvent_Kind.FILE_FAILED) return;
   // The first outcome of a file counts: a redelivered batch reports it again.
   if (p.seen.has(path)) return;
   p.seen.add(path);
   if (kind === JobEvent_Kind.FILE_DONE) {
     p.filesDone++;
-    p.chunks += Number(chunks);
-    p.symbols += Number(symbols);
+    p.chunks += Number(f.chunks);
+    p.symbols += Number(f.symbols);
+    addCounts(p.contextSources, f.contextSources);
+    addCounts(p.contextFallbacks, f.contextFallbacks);
   } else {
     p.filesFailed++;
     p.failures.set(path, detail);
   }
+}
+
+function addCounts(into: Record<string, number>, counts: Record<string, bigint>): void {
+  for (const [k, n] of Object.entries(counts)) into[k] = (into[k] ?? 0) + Number(n);
 }
 
 /** Every planned file is done or failed, or the job failed as a whole. */

@@ -62,4 +62,11 @@ export interface IndexSummary {
    * reason. Only the chunks (re)written this run are counted.
    */
   context?: ContextSummary;
+  /**
+   * Cluster runs (`--remote`): the chunks this job wrote by context source
+   * and fallback reason, as the writer reported them. The model and its calls
+   * are the contextualizer replicas' own (their logs), so only these counts
+   * exist here.
+   */
+  contextSources?: Pick<ContextSummary, 'sources' | 'fallbacks'>;
 }

@@ -32,6 +32,9 @@ export interface DoneFile {
   chunks?: number;
   symbols?: number;
   detail?: string;
+  /** The file's chunks by context source, and by fallback reason (see FileOutcome). */
+  contextSources?: Record<string, number>;
+  contextFallbacks?: Record<string, number>;
 }
 
 /**
@@ -85,6 +88,10 @@ export async function storeResult<Q extends WorkQueue>(
         ...(d.chunks === undefined ? {} : { chunks: BigInt(d.chunks) }),
         ...(d.symbols === undefined ? {} : { symbols: BigInt(d.symbols) }),
         ...(d.detail === undefined ? {} : { detail: d.detail }),
+        ...(d.contextSources === undefined ? {} : { contextSources: bigints(d.contextSources) }),
+        ...(d.contextFallbacks === undefined
+          ? {}
+          : { contextFallbacks: bigints(d.contextFallbacks) }),
       })),
     },
     { traceparent: target.trace, msgId: `${workMessageId(target.queue, target.batch)}:done` },
@@ -116,4 +123,9 @@ async function publishFitted<In extends WorkQueue, Out extends WorkQueue>(
   await Promise.all(
     batches.map((b) => publish(target.js, queue, b, { traceparent: target.trace })),
   );
+}
+
+/** Counts as protobuf's uint64 map values. */
+function bigints(counts: Record<string, number>): Record<string, bigint> {
+  return Object.fromEntries(Object.entries(counts).map(([k, n]) => [k, BigInt(n)]));
 }

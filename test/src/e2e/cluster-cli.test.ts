@@ -116,6 +116,12 @@ describe('codesift cluster (npm run cluster, index --remote, search --remote)', 
     assert.equal(summary.indexPath, indexPath);
     assert.equal(summary.embedder, null);
     assert.equal(summary.filesFailed, 0);
+    // Chunks by context source, as local mode counts them (no chat model: all pattern).
+    assert.deepEqual(summary.contextSources, {
+      sources: localSummary.context.sources,
+      fallbacks: localSummary.context.fallbacks,
+    });
+    assert.equal(summary.contextSources.sources.pattern, summary.chunks);
     for (const key of [
       'filesScanned',
       'filesIndexed',

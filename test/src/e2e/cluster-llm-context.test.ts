@@ -162,6 +162,9 @@ describe('cluster contextualizer with a chat model (end to end)', () => {
     assert.ok(chunks >= 5, `expected chunks, got ${chunks}`);
     assert.equal(fake.generations().length - calls, chunks, 'one call per chunk, across replicas');
     assert.deepEqual(new Set(sources(clusterDb)), new Set(['llm/null']));
+    // The job's summary counts them as the writer stored them.
+    assert.deepEqual(first.progress.contextSources, { llm: chunks });
+    assert.deepEqual(first.progress.contextFallbacks, {});
 
     await runLocal();
     assert.deepEqual(indexSnapshot(clusterDb), indexSnapshot(localDb));
@@ -189,6 +192,14 @@ describe('cluster contextualizer with a chat model (end to end)', () => {
         assert.equal(job.progress.filesDone, 1, logs());
         assert.equal(job.progress.filesFailed, 0, logs());
         const got = sources(clusterDb, 'py/config.py');
+        // The job's summary counts the file's chunks as stored (a chunk that
+        // fell back before is asked again, so it may fail again too).
+        const count = (key: string) => got.filter((g) => g.startsWith(key)).length;
+        assert.deepEqual(job.progress.contextSources, {
+          llm: count('llm/'),
+          pattern: count('pattern/'),
+        });
+        assert.deepEqual(job.progress.contextFallbacks, { [reason]: count(`pattern/${reason}`) });
         assert.ok(got.includes(`pattern/${reason}`), got.join(' '));
         assert.ok(got.includes('llm/null'), 'unchanged chunks keep their cached context');
 

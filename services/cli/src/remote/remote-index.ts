@@ -231,5 +231,12 @@ export async function indexRemote(opts: RemoteIndexOptions): Promise<IndexSummar
     seconds: round(elapsed()),
     chunksPerSecond: round(indexSeconds > 0 ? progress.chunks / indexSeconds : 0),
     failures: [...progress.failures].map(([p, reason]) => ({ path: p, reason })),
+    contextSources: {
+      sources: {
+        llm: progress.contextSources.llm ?? 0,
+        pattern: progress.contextSources.pattern ?? 0,
+      },
+      fallbacks: { ...progress.contextFallbacks },
+    },
   };
 }

@@ -7,7 +7,7 @@
 // runStage reports to the job in one FILES event per batch.
 import type { WorkFile, WorkMessage } from '@codesift/bus';
 import { serveIndexStats, serveManifest } from '@codesift/cluster-services';
-import { CodesiftError, errorMessage, isCodesiftError } from '@codesift/core';
+import { type Chunk, CodesiftError, errorMessage, isCodesiftError } from '@codesift/core';
 import type { FailedFile, StageDefinition, StageResult } from '@codesift/service-kit';
 import type { FileCommit } from '@codesift/stores';
 import type { WriterStore } from '@codesift/stores-cluster';
@@ -108,6 +108,7 @@ export async function writeBatch(
       path: commit.record.path,
       chunks: commit.chunks.length,
       symbols: commit.symbols.length,
+      ...contextCounts(commit.chunks),
     })),
   };
 }
@@ -164,3 +165,20 @@ export const writerStage: StageDefinition = {
     };
   },
 };
+
+/** A file's chunks by who wrote their context, for the job's summary. */
+export function contextCounts(chunks: readonly Chunk[]): {
+  contextSources: Record<string, number>;
+  contextFallbacks: Record<string, number>;
+} {
+  const contextSources: Record<string, number> = {};
+  const contextFallbacks: Record<string, number> = {};
+  for (const c of chunks) {
+    if (c.contextSource)
+      contextSources[c.contextSource] = (contextSources[c.contextSource] ?? 0) + 1;
+    if (c.contextFallback) {
+      contextFallbacks[c.contextFallback] = (contextFallbacks[c.contextFallback] ?? 0) + 1;
+    }
+  }
+  return { contextSources, contextFallbacks };
+}
