@@ -14,6 +14,12 @@
  *     that spends <ms> of wall time per chunk, one batch at a time per
  *     process, like one GPU per replica) and 1 vs 3 embedder replicas.
  *     Target: 3 replicas >= 2.5x the chunks/s of 1.
+ * (c) Contextualizer scale-out: the cluster with a chat model configured,
+ *     the loopback fake Ollama answering every chunk in --context-ms (50) ms,
+ *     CODESIFT_LLM_CONCURRENCY=--context-concurrency (2) per replica, no
+ *     embedder, 1 vs 3 contextualizer replicas; each run a fresh cluster, so
+ *     an empty context cache. Target: 3 replicas >= 2.5x the chunks/s of 1.
+ *     `--no-context-scale` skips it.
  *
  * chunks/s is chunks / wall time of the `codesift index` process (start to
  * exit: scan, submit or index, wait for the last file). A fresh cluster (and
@@ -23,6 +29,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { cpus, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { type FakeRequest, promptText, startFakeLlmServer } from '@codesift/llm/testing';
 import { runCli } from '../support/cli.js';
 import { isAlive, startDevCluster } from '../support/processes.js';
 import { syntheticRepo } from '../support/tree.js';
@@ -33,8 +40,17 @@ const { values } = parseArgs({
     ms: { type: 'string', default: '20' },
     'no-builtin': { type: 'boolean', default: false },
     'no-scale': { type: 'boolean', default: false },
+    'no-context-scale': { type: 'boolean', default: false },
+    'context-ms': { type: 'string', default: '50' },
+    'context-concurrency': { type: 'string', default: '2' },
   },
 });
+const contextMs = Number(values['context-ms']);
+const contextConcurrency = Number(values['context-concurrency']);
+if (!(contextMs >= 0)) throw new Error(`--context-ms: ${values['context-ms']}`);
+if (!Number.isInteger(contextConcurrency) || contextConcurrency < 1) {
+  throw new Error(`--context-concurrency: ${values['context-concurrency']}`);
+}
 const nFiles = Number(values.files);
 const msPerChunk = Number(values.ms);
 if (!Number.isInteger(nFiles) || nFiles < 1) throw new Error(`--files: ${values.files}`);
@@ -43,6 +59,14 @@ if (!(msPerChunk >= 0)) throw new Error(`--ms: ${values.ms}`);
 const work = mkdtempSync(path.join(tmpdir(), 'codesift-bench-cluster-'));
 // The built-in model everywhere, never a local Ollama by accident.
 const env: NodeJS.ProcessEnv = { OLLAMA_HOST: '' };
+
+/** One sentence of prose per chunk, naming its file and lines (so it passes the checks). */
+function situate(request: FakeRequest): object {
+  const prompt = promptText(request);
+  const file = /^File: (\S+)/m.exec(prompt)?.[1] ?? 'a file';
+  const lines = /lines (\d+)-(\d+)\)/.exec(prompt);
+  return { context: `Part of ${file}, lines ${lines?.[1]} to ${lines?.[2]}, in the benchmark.` };
+}
 
 interface Summary {
   filesIndexed: number;
@@ -67,6 +91,8 @@ interface Run {
   summaryChunksPerSecond: number;
   /** Messages (batches of files) each embedder replica acked (cluster runs). */
   embedderAcks?: number[];
+  /** The same for each contextualizer replica (contextualizer scale-out runs). */
+  contextualizerAcks?: number[];
 }
 
 async function timedIndex(args: string[]): Promise<{ summary: Summary; wallSeconds: number }> {
@@ -108,15 +134,25 @@ async function local(root: string, embedder: 'none' | 'builtin'): Promise<Run> {
   return run;
 }
 
-/** Starts `npm run cluster` in a fresh directory, indexes `root` once, stops it. */
-async function cluster(root: string, embedder: string, replicas: number): Promise<Run> {
-  const dir = path.join(work, `cluster-${embedder.replace(/\W/g, '_')}-${replicas}`);
+/**
+ * Starts `npm run cluster` in a fresh directory, indexes `root` once, stops
+ * it. `llm`: a chat model for the contextualizer, with its replica count.
+ */
+async function cluster(
+  root: string,
+  embedder: string,
+  replicas: number,
+  llm?: { env: NodeJS.ProcessEnv; contextualizers: number },
+): Promise<Run> {
+  const name = `${embedder.replace(/\W/g, '_')}-${replicas}-${llm?.contextualizers ?? 0}`;
+  const dir = path.join(work, `cluster-${name}`);
   const c = await startDevCluster({
     dir,
     cwd: work,
     embedder,
     embedderReplicas: replicas,
-    env,
+    contextualizerReplicas: llm?.contextualizers,
+    env: { ...env, ...llm?.env },
     readyTimeoutMs: 90_000,
   });
   const { proc, exited, pids } = c;
@@ -127,7 +163,8 @@ async function cluster(root: string, embedder: string, replicas: number): Promis
     const code = await exited;
     if (code !== 0) throw new Error(`cluster stopped with ${code}:\n${c.output()}`);
     const run = toRun('cluster', embedder, replicas, r);
-    run.embedderAcks = embedderAcks(dir, replicas);
+    run.embedderAcks = stageAcks(dir, 'embedder', replicas);
+    if (llm) run.contextualizerAcks = stageAcks(dir, 'contextualizer', llm.contextualizers);
     return run;
   } finally {
     if (proc.exitCode === null && proc.signalCode === null) {
@@ -139,10 +176,10 @@ async function cluster(root: string, embedder: string, replicas: number): Promis
   }
 }
 
-/** The `acked` count of each embedder replica's "stopped" log line. */
-function embedderAcks(dir: string, replicas: number): number[] {
+/** The `acked` count of each replica's "stopped" log line. */
+function stageAcks(dir: string, stage: string, replicas: number): number[] {
   const names =
-    replicas > 1 ? Array.from({ length: replicas }, (_, i) => `embedder-${i + 1}`) : ['embedder'];
+    replicas > 1 ? Array.from({ length: replicas }, (_, i) => `${stage}-${i + 1}`) : [stage];
   return names.map((name) => {
     try {
       const text = readFileSync(path.join(dir, 'logs', `${name}.log`), 'utf8');
@@ -181,6 +218,11 @@ try {
   };
   const runs: Run[] = [];
   const ratios: { name: string; value: number; target: string; ok: boolean }[] = [];
+  /** Scale-out targets: 3 replicas >= 2.5x the chunks/s of 1. */
+  const scaleRatio = (name: string, one: Run, three: Run) => {
+    const value = three.chunksPerSecond / one.chunksPerSecond;
+    ratios.push({ name, value, target: '>= 2.5', ok: value >= 2.5 });
+  };
 
   console.error('(a) overhead, keyword only');
   const localNone = await local(root, 'none');
@@ -222,13 +264,38 @@ try {
       three,
       `ceiling ${ceiling * 3}/s; batches per replica ${three.embedderAcks?.join(' / ')}`,
     );
-    const scale = three.chunksPerSecond / one.chunksPerSecond;
-    ratios.push({
-      name: '3 / 1 embedder replicas',
-      value: scale,
-      target: '>= 2.5',
-      ok: scale >= 2.5,
+    scaleRatio('3 / 1 embedder replicas', one, three);
+  }
+
+  if (!values['no-context-scale']) {
+    console.error(
+      `(c) contextualizer scale-out, fake model ${contextMs} ms/call, concurrency ${contextConcurrency} (1 then 3 replicas)`,
+    );
+    const fake = await startFakeLlmServer({
+      mode: { kind: 'delay', ms: contextMs, after: { kind: 'good', answer: situate } },
     });
+    try {
+      const llm = (contextualizers: number) => ({
+        contextualizers,
+        env: {
+          OLLAMA_HOST: fake.url,
+          CODESIFT_LLM_MODEL: 'bench:fake',
+          CODESIFT_LLM_CONCURRENCY: String(contextConcurrency),
+        },
+      });
+      const one = await cluster(root, 'none', 1, llm(1));
+      const three = await cluster(root, 'none', 1, llm(3));
+      const ceiling = contextMs > 0 ? Math.round((1000 / contextMs) * contextConcurrency) : 0;
+      row(`cluster, LLM contexts ${contextMs} ms, 1 contextualizer`, one, `ceiling ${ceiling}/s`);
+      row(
+        `cluster, LLM contexts ${contextMs} ms, 3 contextualizers`,
+        three,
+        `ceiling ${ceiling * 3}/s; batches per replica ${three.contextualizerAcks?.join(' / ')}`,
+      );
+      scaleRatio('3 / 1 contextualizer replicas', one, three);
+    } finally {
+      await fake.close();
+    }
   }
 
   const cpu = cpus()[0]?.model ?? 'unknown cpu';
@@ -252,7 +319,11 @@ try {
   mkdirSync('bench-results', { recursive: true });
   writeFileSync(
     path.join('bench-results', 'cluster.json'),
-    JSON.stringify({ machine, files: nFiles, msPerChunk, rows, ratios, runs }, null, 2),
+    JSON.stringify(
+      { machine, files: nFiles, msPerChunk, contextMs, contextConcurrency, rows, ratios, runs },
+      null,
+      2,
+    ),
   );
 } finally {
   rmSync(work, { recursive: true, force: true });

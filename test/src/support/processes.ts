@@ -73,6 +73,8 @@ export interface DevClusterOptions {
   embedder?: string;
   /** `--replicas embedder=<n>`; default the script's (1). */
   embedderReplicas?: number;
+  /** `--replicas contextualizer=<n>`; default the script's (1). */
+  contextualizerReplicas?: number;
   env?: NodeJS.ProcessEnv;
   readyTimeoutMs?: number;
 }
@@ -106,6 +108,9 @@ export async function startDevCluster(opts: DevClusterOptions): Promise<DevClust
     ...(opts.embedderReplicas === undefined
       ? []
       : ['--replicas', `embedder=${opts.embedderReplicas}`]),
+    ...(opts.contextualizerReplicas === undefined
+      ? []
+      : ['--replicas', `contextualizer=${opts.contextualizerReplicas}`]),
   ];
   const proc = spawn(process.execPath, args, {
     cwd: opts.cwd,
