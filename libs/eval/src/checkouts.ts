@@ -11,7 +11,9 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { ANALYZER_VERSION } from '@codesift/analysis';
+import { CONTEXT_CACHE_FILE, CONTEXT_PROMPT_VERSION, type ContextSummary } from '@codesift/context';
 import { CodesiftError } from '@codesift/core';
+import type { LlmConfig } from '@codesift/llm';
 import type { Embedder } from '@codesift/models';
 import { type IndexProgress, indexRepository } from '@codesift/pipeline';
 import { SCHEMA_VERSION } from '@codesift/stores';
@@ -25,6 +27,9 @@ import { SCHEMA_VERSION } from '@codesift/stores';
  *
  * `<key>` names the embedder and the index schema and analyzer versions, so an
  * index built by another model or another codesift is never reused by mistake.
+ * An index with LLM contexts adds the chat model and prompt version to its key
+ * (see llmContextKey), so it sits beside the pattern-context index of the same
+ * commit and neither replaces the other.
  */
 
 /** Finds each repository's git directory from --git-dir pairs and a --mirrors directory. */
@@ -178,10 +183,39 @@ function archiveInto(gitDir: string, commit: string, dest: string): Promise<void
   });
 }
 
-/** Cache key of an index: embedder plus the versions that make an index incompatible. */
-export function indexKey(embedderName: string | null): string {
-  const model = (embedderName ?? 'keyword-only').replace(/[^A-Za-z0-9._-]+/g, '_');
-  return `${model}-schema${SCHEMA_VERSION}-analyzer${ANALYZER_VERSION}`;
+/**
+ * Cache key of an index: embedder plus the versions that make an index
+ * incompatible, plus the context key for an index with LLM contexts.
+ */
+export function indexKey(embedderName: string | null, contextKey?: string): string {
+  const model = safeName(embedderName ?? 'keyword-only');
+  const context = contextKey === undefined ? '' : `-${safeName(contextKey)}`;
+  return `${model}${context}-schema${SCHEMA_VERSION}-analyzer${ANALYZER_VERSION}`;
+}
+
+/**
+ * What makes LLM contexts differ: the chat model and the prompt version (the
+ * server's address does not: the same model answers alike anywhere).
+ */
+export function llmContextKey(llm: Pick<LlmConfig, 'model'>): string {
+  return `llmctx-${llm.model}-${CONTEXT_PROMPT_VERSION}`;
+}
+
+function safeName(name: string): string {
+  return name.replace(/[^A-Za-z0-9._-]+/g, '_');
+}
+
+/**
+ * Fallbacks that say the model was not reached (rather than that it answered
+ * something unusable). An index built through them is not reused as is: the
+ * next run rebuilds it, asking only for the chunks the context cache lacks.
+ */
+const UNREACHED: readonly string[] = ['timeout', 'error', 'breaker-open', 'model-missing'];
+
+export function modelWasMissed(context: ContextSummary | undefined): boolean {
+  return UNREACHED.some(
+    (f) => (context?.fallbacks[f as keyof ContextSummary['fallbacks']] ?? 0) > 0,
+  );
 }
 
 export function indexDir(cacheDir: string, repo: string, commit: string, key: string): string {
@@ -190,7 +224,7 @@ export function indexDir(cacheDir: string, repo: string, commit: string, key: st
 
 const MARKER = 'complete.json';
 
-interface Marker {
+export interface Marker {
   repo: string;
   commit: string;
   commitTime: number;
@@ -198,6 +232,8 @@ interface Marker {
   files: number;
   chunks: number;
   seconds: number;
+  /** How the run that completed the index made its contexts. */
+  context?: ContextSummary;
 }
 
 export interface EnsureIndexResult {
@@ -208,6 +244,8 @@ export interface EnsureIndexResult {
   seededFrom?: string;
   filesIndexed: number;
   seconds: number;
+  /** This run's context summary; for a cached index, the one recorded when it was completed. */
+  context?: ContextSummary;
 }
 
 /**
@@ -227,22 +265,32 @@ export async function ensureIndex(options: {
   commitTime: number;
   checkout: string;
   embedder: Embedder | undefined;
+  /** Build the index with LLM contexts from this model (its own key) instead of pattern ones. */
+  llm?: LlmConfig;
   onProgress?: (p: IndexProgress) => void;
 }): Promise<EnsureIndexResult> {
-  const key = indexKey(options.embedder?.name ?? null);
+  const key = indexKey(
+    options.embedder?.name ?? null,
+    options.llm ? llmContextKey(options.llm) : undefined,
+  );
   const dir = indexDir(options.cacheDir, options.repo, options.commit, key);
   const indexPath = path.join(dir, 'index.db');
-  if (existsSync(path.join(dir, MARKER)) && existsSync(indexPath)) {
-    return { indexPath, status: 'cached', filesIndexed: 0, seconds: 0 };
+  const markerFile = path.join(dir, MARKER);
+  const previous = existsSync(indexPath) ? readMarker(markerFile) : undefined;
+  if (previous && !modelWasMissed(previous.context)) {
+    const cached: EnsureIndexResult = { indexPath, status: 'cached', filesIndexed: 0, seconds: 0 };
+    if (previous.context) cached.context = previous.context;
+    return cached;
   }
   let seededFrom: string | undefined;
   if (!existsSync(indexPath)) {
     const seed = nearestCompleteIndex(options.cacheDir, options.repo, key, options.commitTime);
     mkdirSync(dir, { recursive: true });
     if (seed) {
-      for (const suffix of ['', '-wal']) {
-        const from = path.join(seed.dir, `index.db${suffix}`);
-        if (existsSync(from)) copyFileSync(from, `${indexPath}${suffix}`);
+      // The context cache travels with the index: the seed's answers serve this commit's chunks.
+      for (const file of ['index.db', 'index.db-wal', CONTEXT_CACHE_FILE]) {
+        const from = path.join(seed.dir, file);
+        if (existsSync(from)) copyFileSync(from, path.join(dir, file));
       }
       seededFrom = seed.commit;
     }
@@ -252,6 +300,10 @@ export async function ensureIndex(options: {
     indexPath,
     vectors: options.embedder !== undefined,
     embedder: options.embedder,
+    ...(options.llm ? { llm: options.llm } : {}),
+    // Unchanged files would keep the pattern contexts the model missed: start
+    // over, the context cache (kept by a rebuild) answering what it holds.
+    rebuild: previous !== undefined,
     onProgress: options.onProgress,
   });
   const marker: Marker = {
@@ -263,7 +315,8 @@ export async function ensureIndex(options: {
     chunks: summary.totals.chunks,
     seconds: summary.seconds,
   };
-  writeFileSync(path.join(dir, MARKER), `${JSON.stringify(marker, null, 2)}\n`);
+  if (summary.context) marker.context = summary.context;
+  writeFileSync(markerFile, `${JSON.stringify(marker, null, 2)}\n`);
   const result: EnsureIndexResult = {
     indexPath,
     status: seededFrom ? 'seeded' : 'built',
@@ -271,7 +324,17 @@ export async function ensureIndex(options: {
     seconds: summary.seconds,
   };
   if (seededFrom) result.seededFrom = seededFrom;
+  if (summary.context) result.context = summary.context;
   return result;
+}
+
+export function readMarker(file: string): Marker | undefined {
+  if (!existsSync(file)) return undefined;
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Marker;
+  } catch {
+    return undefined;
+  }
 }
 
 function nearestCompleteIndex(
@@ -287,14 +350,9 @@ function nearestCompleteIndex(
   for (const entry of readdirSync(base)) {
     if (!entry.startsWith(prefix)) continue;
     const dir = path.join(base, entry, key);
-    const markerFile = path.join(dir, MARKER);
-    if (!existsSync(markerFile) || !existsSync(path.join(dir, 'index.db'))) continue;
-    let marker: Marker;
-    try {
-      marker = JSON.parse(readFileSync(markerFile, 'utf8')) as Marker;
-    } catch {
-      continue;
-    }
+    if (!existsSync(path.join(dir, 'index.db'))) continue;
+    const marker = readMarker(path.join(dir, MARKER));
+    if (!marker || modelWasMissed(marker.context)) continue;
     const distance = Math.abs(marker.commitTime - commitTime);
     if (!best || distance < best.distance) best = { dir, commit: marker.commit, distance };
   }

@@ -19,7 +19,12 @@ export {
   GitDirs,
   indexDir,
   indexKey,
+  llmContextKey,
 } from './checkouts.js';
+export {
+  type ContextComparison,
+  sumContextSummaries,
+} from './context-comparison.js';
 export {
   type AggregateCoverage,
   aggregateCoverage,
@@ -71,6 +76,7 @@ export {
   type EvalSwitches,
   type EvalTarget,
   type GroupScores,
+  type IndexRecord,
   orderForSeeding,
   type QueryResult,
   runEval,

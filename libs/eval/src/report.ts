@@ -1,3 +1,4 @@
+import type { ContextSummary } from '@codesift/context';
 import type { AggregateCoverage } from './coverage.js';
 import type { AggregateChunkScores, AggregateScores } from './metrics.js';
 import type { EvalReport, GroupScores } from './runner.js';
@@ -6,30 +7,45 @@ interface Column<T> {
   title: string;
   width: number;
   get: (s: T) => string;
+  /** `a - b` signed, for the delta row of eval --context llm; blank when absent. */
+  delta?: (a: T, b: T) => string;
+}
+
+/** A numeric column: its value and the signed difference of two rows. */
+function metric<T>(title: string, width: number, pick: (s: T) => number, digits = 3): Column<T> {
+  return {
+    title,
+    width,
+    get: (s) => pick(s).toFixed(digits),
+    delta: (a, b) => {
+      const d = pick(a) - pick(b);
+      return `${d >= 0 ? '+' : ''}${d.toFixed(digits)}`;
+    },
+  };
 }
 
 const COLUMNS: Column<AggregateScores>[] = [
   { title: 'n', width: 4, get: (s) => String(s.count) },
-  { title: 'Acc@1', width: 6, get: (s) => s.acc1.toFixed(3) },
-  { title: 'Acc@5', width: 6, get: (s) => s.acc5.toFixed(3) },
-  { title: 'Acc@10', width: 6, get: (s) => s.acc10.toFixed(3) },
-  { title: 'R@5', width: 6, get: (s) => s.recall5.toFixed(3) },
-  { title: 'R@10', width: 6, get: (s) => s.recall10.toFixed(3) },
-  { title: 'MRR@10', width: 6, get: (s) => s.mrr10.toFixed(3) },
-  { title: 'nDCG@10', width: 7, get: (s) => s.ndcg10.toFixed(3) },
-  { title: 'p50 ms', width: 8, get: (s) => s.latencyMs.median.toFixed(1) },
-  { title: 'p95 ms', width: 8, get: (s) => s.latencyMs.p95.toFixed(1) },
+  metric('Acc@1', 6, (s) => s.acc1),
+  metric('Acc@5', 6, (s) => s.acc5),
+  metric('Acc@10', 6, (s) => s.acc10),
+  metric('R@5', 6, (s) => s.recall5),
+  metric('R@10', 6, (s) => s.recall10),
+  metric('MRR@10', 6, (s) => s.mrr10),
+  metric('nDCG@10', 7, (s) => s.ndcg10),
+  metric('p50 ms', 8, (s) => s.latencyMs.median, 1),
+  metric('p95 ms', 8, (s) => s.latencyMs.p95, 1),
 ];
 
 const CHUNK_COLUMNS: Column<AggregateChunkScores>[] = [
   { title: 'n', width: 4, get: (s) => String(s.count) },
-  { title: 'Acc@1', width: 6, get: (s) => s.acc1.toFixed(3) },
-  { title: 'Acc@5', width: 6, get: (s) => s.acc5.toFixed(3) },
-  { title: 'Acc@10', width: 6, get: (s) => s.acc10.toFixed(3) },
-  { title: 'MRR@10', width: 6, get: (s) => s.mrr10.toFixed(3) },
-  { title: 'P@10', width: 6, get: (s) => s.precision10.toFixed(3) },
-  { title: 'p50 ms', width: 8, get: (s) => s.latencyMs.median.toFixed(1) },
-  { title: 'p95 ms', width: 8, get: (s) => s.latencyMs.p95.toFixed(1) },
+  metric('Acc@1', 6, (s) => s.acc1),
+  metric('Acc@5', 6, (s) => s.acc5),
+  metric('Acc@10', 6, (s) => s.acc10),
+  metric('MRR@10', 6, (s) => s.mrr10),
+  metric('P@10', 6, (s) => s.precision10),
+  metric('p50 ms', 8, (s) => s.latencyMs.median, 1),
+  metric('p95 ms', 8, (s) => s.latencyMs.p95, 1),
 ];
 
 const COVERAGE_COLUMNS: Column<AggregateCoverage>[] = [
@@ -42,13 +58,19 @@ const COVERAGE_COLUMNS: Column<AggregateCoverage>[] = [
 const GROUP_WIDTH = 26;
 const SYSTEM_WIDTH = 9;
 
-/** The human report: codesift and the baseline side by side, overall, per class and per repository. */
+/**
+ * The human report: codesift and the baseline side by side (and codesift over
+ * LLM contexts with its delta, for eval --context llm), overall, per class
+ * and per repository.
+ */
 export function formatReport(report: EvalReport): string {
   const out: string[] = [];
   const e = report.engine;
+  const cmp = report.contextComparison;
   out.push(
     `codesift eval: ${report.set ?? '(query set)'} — ${report.overall.codesift.count} queries, field '${report.queryField}'`,
     `engine:   ${e.vectors ? `hybrid, embedder ${e.embedder}` : 'keyword only'}, fusion ${e.fusion}`,
+    `contexts: ${cmp ? `pattern (codesift) and LLM (cs+llm: ${cmp.model}, prompt ${cmp.promptVersion}), each in its own index; Δ llm = cs+llm − codesift` : 'pattern'}`,
     `baseline: ${report.baseline ? `plain BM25 over whole files and over ${report.baseline.windowLines}-line windows (k1=${report.baseline.k1}, b=${report.baseline.b})` : 'off'}`,
     `machine:  ${report.machine.cpus} × ${report.machine.cpuModel}, ${report.machine.memoryGiB} GiB, node ${report.machine.node}`,
     `checkouts: ${summariseCheckouts(report)}; total ${report.seconds.toFixed(1)}s`,
@@ -86,6 +108,15 @@ export function formatReport(report: EvalReport): string {
     );
     table(coverageLines);
   }
+  if (cmp) {
+    out.push(
+      '',
+      `LLM contexts: ${cmp.queries.better} queries ranked their first relevant file higher, ${cmp.queries.worse} lower, ${cmp.queries.same} the same`,
+      `index contexts (this run's indexing; a cached index as recorded when built):`,
+      `  pattern index  ${describeContexts(cmp.indexes.pattern)}`,
+      `  LLM index      ${describeContexts(cmp.indexes.llm)}`,
+    );
+  }
   const misses = report.queries.filter((q) => q.codesift.firstRelevantRank === null);
   if (misses.length > 0) {
     out.push('', `codesift misses (no relevant file in the top 10): ${misses.length}`);
@@ -104,15 +135,45 @@ function header<T>(columns: Column<T>[]): string {
 }
 
 function groupLines(label: string, g: GroupScores): string[] {
-  const lines = [row(label, 'codesift', g.codesift, COLUMNS)];
-  if (g.bm25) lines.push(row('', 'bm25', g.bm25, COLUMNS));
-  return lines;
+  return systemLines(label, g.codesift, g.llm, g.bm25, COLUMNS);
 }
 
 function chunkLines(label: string, g: GroupScores): string[] {
-  const lines = [row(label, 'codesift', g.chunks.codesift, CHUNK_COLUMNS)];
-  if (g.chunks.bm25) lines.push(row('', 'bm25', g.chunks.bm25, CHUNK_COLUMNS));
+  return systemLines(label, g.chunks.codesift, g.chunks.llm, g.chunks.bm25, CHUNK_COLUMNS);
+}
+
+function systemLines<T>(
+  label: string,
+  codesift: T,
+  llm: T | undefined,
+  bm25: T | undefined,
+  columns: Column<T>[],
+): string[] {
+  const lines = [row(label, 'codesift', codesift, columns)];
+  if (llm) {
+    lines.push(row('', 'cs+llm', llm, columns));
+    lines.push(deltaRow('Δ llm', llm, codesift, columns));
+  }
+  if (bm25) lines.push(row('', 'bm25', bm25, columns));
   return lines;
+}
+
+function deltaRow<T>(system: string, a: T, b: T, columns: Column<T>[]): string {
+  return `${''.padEnd(GROUP_WIDTH)}${system.padEnd(SYSTEM_WIDTH)}${columns.map((c) => (c.delta?.(a, b) ?? '').padStart(c.width + 1)).join('')}`;
+}
+
+/** One line: chunks by context source, fallbacks by reason, calls and cache hits. */
+function describeContexts(c: ContextSummary): string {
+  const parts = [`chunks: llm ${c.sources.llm}, pattern ${c.sources.pattern}`];
+  const fallbacks = Object.entries(c.fallbacks).filter(([, n]) => (n ?? 0) > 0);
+  if (c.mode === 'llm') {
+    parts.push(
+      `fallbacks: ${fallbacks.length === 0 ? 'none' : fallbacks.map(([k, n]) => `${k} ${n}`).join(', ')}`,
+      `model calls ${c.calls}, cache hits ${c.cacheHits}`,
+      `model answered: ${c.modelAnswered === null ? 'not asked' : c.modelAnswered ? 'yes' : 'no'}`,
+    );
+  }
+  return parts.join('; ');
 }
 
 function coverageLines(label: string, g: GroupScores): string[] {

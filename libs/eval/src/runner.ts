@@ -1,5 +1,8 @@
+import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import path from 'node:path';
+import { CONTEXT_PROMPT_VERSION, type ContextSummary } from '@codesift/context';
+import type { LlmConfig } from '@codesift/llm';
 import type { Embedder } from '@codesift/models';
 import { type IndexProgress, indexRepository } from '@codesift/pipeline';
 import type { FusionMode, SearchEngine, SearchRequest } from '@codesift/search';
@@ -9,7 +12,22 @@ import {
   type Bm25WindowIndex,
   buildBaselineIndex,
 } from './baseline-bm25.js';
-import { commitInfo, ensureCheckout, ensureIndex, type GitDirs } from './checkouts.js';
+import {
+  commitInfo,
+  ensureCheckout,
+  ensureIndex,
+  type GitDirs,
+  llmContextKey,
+  modelWasMissed,
+  readMarker,
+} from './checkouts.js';
+import {
+  type ContextComparison,
+  chunkDeltas,
+  fileDeltas,
+  rankChange,
+  sumContextSummaries,
+} from './context-comparison.js';
 import {
   type AggregateCoverage,
   aggregateCoverage,
@@ -63,6 +81,12 @@ export interface EvalOptions {
   switches?: EvalSwitches;
   /** Run the plain BM25 baseline side by side (default true). */
   baseline?: boolean;
+  /**
+   * Also index every checkout with LLM contexts from this model (an index of
+   * its own, cached under its own key) and search it beside the
+   * pattern-context index: `codesift eval --context llm`.
+   */
+  llmContext?: LlmConfig;
   /** Set file, for the report. */
   setPath?: string;
   /** One line of progress (stderr in the CLI). */
@@ -118,19 +142,27 @@ export interface QueryResult {
   codesift: SystemAnswer;
   /** Plain BM25 over whole files. */
   bm25?: SystemAnswer;
+  /** codesift over the index with LLM contexts (eval --context llm). */
+  llm?: SystemAnswer;
   /**
    * The chunk lists: codesift's default search output (no collapsing) and
    * plain BM25 over BASELINE_WINDOW_LINES-line windows.
    */
-  chunks: { codesift: ChunkAnswer; bm25?: ChunkAnswer };
+  chunks: { codesift: ChunkAnswer; bm25?: ChunkAnswer; llm?: ChunkAnswer };
 }
 
 export interface GroupScores {
   /** File-collapsed lists. */
   codesift: AggregateScores;
   bm25?: AggregateScores;
+  /** codesift over the LLM-context index (eval --context llm). */
+  llm?: AggregateScores;
   /** Chunk lists (codesift as `codesift search` prints them; BM25 over windows). */
-  chunks: { codesift: AggregateChunkScores; bm25?: AggregateChunkScores };
+  chunks: {
+    codesift: AggregateChunkScores;
+    bm25?: AggregateChunkScores;
+    llm?: AggregateChunkScores;
+  };
   /** Answer coverage over the queries with line answers; absent when none has them. */
   coverage?: {
     codesiftChunks: AggregateCoverage;
@@ -139,17 +171,25 @@ export interface GroupScores {
   };
 }
 
-export interface CheckoutRecord {
-  repo: string | null;
-  commit: string | null;
-  root: string;
+/** One index of a checkout: where it is, how it was prepared, how its contexts came about. */
+export interface IndexRecord {
   indexPath: string;
   status: 'cached' | 'seeded' | 'built' | 'updated';
   seededFrom?: string;
   filesIndexed: number;
   indexSeconds: number;
+  /** How this run's indexing made contexts (a cached index: as recorded when it was built). */
+  context?: ContextSummary;
+}
+
+export interface CheckoutRecord extends IndexRecord {
+  repo: string | null;
+  commit: string | null;
+  root: string;
   baselineFiles?: number;
   baselineSeconds?: number;
+  /** The same checkout's LLM-context index (eval --context llm). */
+  llm?: IndexRecord;
 }
 
 export interface EvalReport {
@@ -178,6 +218,8 @@ export interface EvalReport {
   byClass: Record<string, GroupScores>;
   byRepo: Record<string, GroupScores>;
   checkouts: CheckoutRecord[];
+  /** Pattern against LLM contexts (eval --context llm); null otherwise. */
+  contextComparison: ContextComparison | null;
   queries: QueryResult[];
 }
 
@@ -196,9 +238,17 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
 
   for (const [gi, group] of groups.entries()) {
     const where = group.repo ? `${group.repo}@${group.commit!.slice(0, 10)}` : group.label;
-    const prepared = await prepareIndex(group, options);
-    const record = prepared.record;
+    const record = await prepareIndex(group, options);
     log(`[${gi + 1}/${groups.length}] ${where}: index ${describeIndex(record)}`);
+    if (options.llmContext) {
+      record.llm = await prepareLlmIndex(group, options, options.llmContext);
+      log(`[${gi + 1}/${groups.length}] ${where}: LLM-context index ${describeIndex(record.llm)}`);
+      if (record.llm.context?.modelAnswered === false) {
+        log(
+          `warning: ${options.llmContext.model} at ${options.llmContext.host} never answered; this index has pattern contexts only`,
+        );
+      }
+    }
 
     let bm25: Bm25Index | undefined;
     let bm25Windows: Bm25WindowIndex | undefined;
@@ -217,18 +267,27 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
     checkouts.push(record);
 
     const engine = await options.openEngine(record.indexPath);
+    const llmEngine = record.llm ? await options.openEngine(record.llm.indexPath) : undefined;
     try {
       // One untimed search first: a freshly opened index pays for statement
       // preparation and page-cache misses once, which a long-running server
       // does not pay per query. Its words match no set query, so nothing is
       // cached in favour of a timed one.
-      await engine
-        .search({ query: 'warm up the index', limit: TOP_K, keywordOnly: !vectors })
-        .catch(() => undefined);
+      for (const e of [engine, llmEngine]) {
+        await e
+          ?.search({
+            query: 'warm up the index',
+            limit: TOP_K,
+            keywordOnly: !vectors,
+            // The run's switches: --rewrite off must mean no model call at all.
+            ...(options.switches ?? {}),
+          })
+          .catch(() => undefined);
+      }
       for (const q of group.queries) {
         const text = queryText(q, options.queryField);
-        const search = async (collapseFiles: boolean) => {
-          const response = await engine.search({
+        const search = async (collapseFiles: boolean, over: SearchEngine = engine) => {
+          const response = await over.search({
             query: text,
             limit: TOP_K,
             collapseFiles,
@@ -249,6 +308,10 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
           codesift,
           chunks: { codesift: await timedChunks(q, () => search(false)) },
         };
+        if (llmEngine) {
+          result.llm = await timed(q, () => search(true, llmEngine), true);
+          result.chunks.llm = await timedChunks(q, () => search(false, llmEngine));
+        }
         if (q.class !== undefined) result.class = q.class;
         if (q.repo !== undefined) result.repo = q.repo;
         if (q.commit !== undefined) result.commit = q.commit;
@@ -272,6 +335,7 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
       }
     } finally {
       await engine.close();
+      await llmEngine?.close();
     }
     log(`queries ${done}/${total}`);
   }
@@ -284,6 +348,10 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
     if (withBaseline) {
       g.bm25 = aggregate(rows.map((r) => r.bm25!));
       g.chunks.bm25 = aggregateChunks(rows.map((r) => r.chunks.bm25!));
+    }
+    if (options.llmContext) {
+      g.llm = aggregate(rows.map((r) => r.llm!));
+      g.chunks.llm = aggregateChunks(rows.map((r) => r.chunks.llm!));
     }
     const codesiftChunks = aggregateCoverage(rows.map((r) => r.chunks.codesift.coverage));
     const codesiftFiles = aggregateCoverage(rows.map((r) => r.codesift.coverage));
@@ -308,6 +376,7 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
     );
   };
   const cpuList = cpus();
+  const overall = groupScores(results);
   return {
     set: options.setPath ?? null,
     queryField: options.queryField,
@@ -336,10 +405,13 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
     },
     startedAt,
     seconds: round((performance.now() - started) / 1000, 1),
-    overall: groupScores(results),
+    overall,
     byClass: groupBy((r) => r.class),
     byRepo: groupBy((r) => r.repo),
     checkouts,
+    contextComparison: options.llmContext
+      ? compareContexts(options.llmContext, overall, results, checkouts)
+      : null,
     queries: results,
   };
 }
@@ -372,10 +444,7 @@ function groupByCheckout(queries: EvalQuery[], target: EvalTarget): CheckoutGrou
   return [...map.values()];
 }
 
-async function prepareIndex(
-  group: CheckoutGroup,
-  options: EvalOptions,
-): Promise<{ record: CheckoutRecord }> {
+async function prepareIndex(group: CheckoutGroup, options: EvalOptions): Promise<CheckoutRecord> {
   const target = options.target;
   if (target.kind === 'repo') {
     const summary = await indexRepository({
@@ -386,42 +455,130 @@ async function prepareIndex(
       extraIgnore: target.ignore,
       onProgress: options.onIndexProgress,
     });
-    return {
-      record: {
-        repo: null,
-        commit: null,
-        root: target.root,
-        indexPath: target.indexPath,
-        status: summary.filesIndexed > 0 ? 'updated' : 'cached',
-        filesIndexed: summary.filesIndexed,
-        indexSeconds: summary.seconds,
-      },
+    const record: CheckoutRecord = {
+      repo: null,
+      commit: null,
+      root: target.root,
+      indexPath: target.indexPath,
+      status: summary.filesIndexed > 0 ? 'updated' : 'cached',
+      filesIndexed: summary.filesIndexed,
+      indexSeconds: summary.seconds,
     };
+    if (summary.context) record.context = summary.context;
+    return record;
   }
-  const repo = group.repo!;
-  const gitDir = target.gitDirs.resolve(repo);
+  const { root, index } = await checkoutIndex(group, target, options);
+  return { repo: group.repo!, commit: group.commit!, root, ...index };
+}
+
+/** The group's checkout and its cached index (pattern contexts, or LLM ones from `llm`). */
+async function checkoutIndex(
+  group: CheckoutGroup,
+  target: Extract<EvalTarget, { kind: 'checkouts' }>,
+  options: EvalOptions,
+  llm?: LlmConfig,
+): Promise<{ root: string; index: IndexRecord }> {
+  const gitDir = target.gitDirs.resolve(group.repo!);
   const info = commitInfo(gitDir, group.commit!);
-  const checkout = await ensureCheckout(target.cacheDir, repo, group.commit!, gitDir);
+  const checkout = await ensureCheckout(target.cacheDir, group.repo!, group.commit!, gitDir);
   const idx = await ensureIndex({
     cacheDir: target.cacheDir,
-    repo,
+    repo: group.repo!,
     commit: group.commit!,
     commitTime: info.time,
     checkout: checkout.dir,
     embedder: options.embedder,
+    ...(llm ? { llm } : {}),
     onProgress: options.onIndexProgress,
   });
-  const record: CheckoutRecord = {
-    repo,
-    commit: group.commit!,
-    root: checkout.dir,
+  const index: IndexRecord = {
     indexPath: idx.indexPath,
     status: idx.status,
     filesIndexed: idx.filesIndexed,
     indexSeconds: idx.seconds,
   };
-  if (idx.seededFrom) record.seededFrom = idx.seededFrom;
-  return { record };
+  if (idx.seededFrom) index.seededFrom = idx.seededFrom;
+  if (idx.context) index.context = idx.context;
+  return { root: checkout.dir, index };
+}
+
+/**
+ * The checkout's index with LLM contexts. With checkouts it is cached beside
+ * the pattern index under its own key; with --repo it lives in
+ * `<index dir>/eval-contexts/<key>/`, updated incrementally like the pattern
+ * index, and rebuilt (the context cache answering what it holds) when the
+ * previous run missed the model.
+ */
+async function prepareLlmIndex(
+  group: CheckoutGroup,
+  options: EvalOptions,
+  llm: LlmConfig,
+): Promise<IndexRecord> {
+  const target = options.target;
+  if (target.kind === 'repo') {
+    const dir = path.join(path.dirname(target.indexPath), 'eval-contexts', llmContextKey(llm));
+    const markerFile = path.join(dir, 'last-run.json');
+    const previous = readMarker(markerFile);
+    // The pattern index's directory may lie inside the tree under another name than .codesift.
+    const patternDir = path.relative(target.root, path.dirname(target.indexPath));
+    const inside = !patternDir.startsWith('..') && !path.isAbsolute(patternDir) && patternDir;
+    const summary = await indexRepository({
+      root: target.root,
+      indexPath: path.join(dir, 'index.db'),
+      vectors: options.embedder !== undefined,
+      embedder: options.embedder,
+      llm,
+      rebuild: modelWasMissed(previous?.context),
+      extraIgnore: [
+        ...(target.ignore ?? []),
+        ...(inside ? [`/${patternDir.split(path.sep).join('/')}/`] : []),
+      ],
+      onProgress: options.onIndexProgress,
+    });
+    writeFileSync(markerFile, `${JSON.stringify({ context: summary.context }, null, 2)}\n`);
+    const record: IndexRecord = {
+      indexPath: path.join(dir, 'index.db'),
+      status: summary.filesIndexed > 0 ? 'updated' : 'cached',
+      filesIndexed: summary.filesIndexed,
+      indexSeconds: summary.seconds,
+    };
+    if (summary.context) record.context = summary.context;
+    return record;
+  }
+  return (await checkoutIndex(group, target, options, llm)).index;
+}
+
+function compareContexts(
+  llm: LlmConfig,
+  overall: GroupScores,
+  results: readonly QueryResult[],
+  checkouts: readonly CheckoutRecord[],
+): ContextComparison {
+  const queries = { better: 0, worse: 0, same: 0 };
+  for (const r of results) {
+    queries[rankChange(r.codesift.firstRelevantRank, r.llm!.firstRelevantRank)]++;
+  }
+  return {
+    model: llm.model,
+    promptVersion: CONTEXT_PROMPT_VERSION,
+    deltas: {
+      files: fileDeltas(overall.llm!, overall.codesift),
+      chunks: chunkDeltas(overall.chunks.llm!, overall.chunks.codesift),
+    },
+    queries,
+    indexes: {
+      pattern: sumContextSummaries(
+        'pattern',
+        null,
+        checkouts.map((c) => c.context),
+      ),
+      llm: sumContextSummaries(
+        'llm',
+        llm.model,
+        checkouts.map((c) => c.llm?.context),
+      ),
+    },
+  };
 }
 
 /**
@@ -441,7 +598,7 @@ export function orderForSeeding(queries: EvalQuery[], gitDirs: GitDirs): EvalQue
   );
 }
 
-function describeIndex(r: CheckoutRecord): string {
+function describeIndex(r: CheckoutRecord | IndexRecord): string {
   switch (r.status) {
     case 'cached':
       return 'cached';

@@ -23,6 +23,7 @@ import {
   REWRITE_OPTION,
   rewriteMode,
 } from '../command-line.js';
+import { llmForEval } from '../context-mode.js';
 import { indexFileFromOption } from '../index-location.js';
 import { type CliIO, EXIT, UsageError } from '../io.js';
 import {
@@ -73,6 +74,11 @@ const RUN_OPTIONS = {
   },
   'limit-queries': { type: 'string', value: '<n>', help: 'only the first n queries of the set' },
   'no-vectors': { type: 'boolean', help: 'keyword-only engine (no embedding model)' },
+  context: {
+    type: 'string',
+    value: '<mode>',
+    help: 'pattern (default) or llm: also index every checkout with contexts from the chat model (CODESIFT_LLM_MODEL at OLLAMA_HOST; an index of its own, cached by model and prompt version) and report it beside the pattern-context index, with deltas and the contexts each index got',
+  },
   fusion: {
     type: 'string',
     value: '<method>',
@@ -134,6 +140,16 @@ per repository, on two lists:
 Sets with line-level answers (relevant_lines) also get answer coverage: the
 share of answering lines inside the first 10 hits and inside the first 400
 returned lines.
+
+With --context llm every checkout is indexed twice, with pattern contexts
+(rows "codesift") and with contexts written by the chat model (rows
+"cs+llm", then "Δ llm" = cs+llm − codesift); the same searches run on both.
+The report ends with how many queries ranked their first relevant file higher
+or lower, and each index's contexts: chunks by source (llm, pattern),
+fallbacks by reason, model calls and cache hits. The LLM-context index is
+cached under its own key (model and prompt version), so the pattern indexes
+are reused as they are; an index built while the model could not be reached
+is rebuilt on the next run, asking only for what contexts.db lacks.
 
 Query set: JSON Lines, one query per line, either
   {"id", "query", "relevant_files": [...], "class"?, "grades"?: {path: grade}}
@@ -226,6 +242,12 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     }
   }
 
+  const llmContext = llmForEval(
+    values.context,
+    values.repo === undefined ? undefined : path.resolve(io.cwd, values.repo),
+    io.env,
+  );
+
   const setPath = path.resolve(io.cwd, values.set);
   let queries: EvalQuery[] = readQuerySet(setPath);
   if (limit !== undefined) queries = queries.slice(0, limit);
@@ -293,6 +315,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       fusion,
       switches,
       baseline: !values['no-baseline'],
+      ...(llmContext ? { llmContext } : {}),
       setPath: path.relative(io.cwd, setPath) || setPath,
       log,
       onIndexProgress,
