@@ -133,26 +133,30 @@ test('LLM contexts go into the chunk context field; re-index with nothing change
   }
 });
 
-test('a broken model never fails indexing: every chunk gets the pattern context, counted by reason', async () => {
-  const cases: [FakeMode, string][] = [
-    [{ kind: 'hang' }, 'timeout'],
-    [{ kind: 'http', status: 500 }, 'error'],
-    [{ kind: 'invalid-json' }, 'garbage'],
-    [{ kind: 'schema-violation' }, 'garbage'],
-    [{ kind: 'huge' }, 'garbage'],
-    [{ kind: 'good', answer: { context: '' } }, 'empty'],
-  ];
-  for (const [mode, reason] of cases) {
+/** Each fault the fake can script, and the fallback reason its chunks are counted under. */
+const FAULTS: [string, FakeMode, string][] = [
+  ['a model that hangs', { kind: 'hang' }, 'timeout'],
+  ['HTTP 500', { kind: 'http', status: 500 }, 'error'],
+  ['content that is not JSON', { kind: 'invalid-json' }, 'garbage'],
+  ['schema-violating JSON', { kind: 'schema-violation' }, 'garbage'],
+  ['a 2 MB body', { kind: 'huge' }, 'garbage'],
+  ['an empty context', { kind: 'good', answer: { context: '' } }, 'empty'],
+];
+
+for (const [name, mode, reason] of FAULTS) {
+  test(`${name} never fails indexing: every chunk gets the pattern context, counted as ${reason}`, async () => {
     freshTree();
     try {
       fake.setMode(mode);
       const s = await run({
         llm: llm({ timeoutMs: mode.kind === 'hang' ? 150 : 5000, breakerThreshold: 1000 }),
       });
-      assert.equal(s.filesFailed, 0, mode.kind);
-      assert.equal(s.context?.sources.pattern, s.chunks, mode.kind);
-      assert.deepEqual(s.context?.fallbacks, { [reason]: s.chunks }, mode.kind);
+      assert.equal(s.filesFailed, 0);
+      assert.equal(s.context?.sources.pattern, s.chunks);
+      assert.deepEqual(s.context?.fallbacks, { [reason]: s.chunks });
       assert.equal(s.context?.sources.llm, 0);
+      // An empty sentence is still an answer (the check rejects it afterwards).
+      assert.equal(s.context?.modelAnswered, reason === 'empty');
       const index = openSqliteIndex(s.indexPath);
       try {
         // Every pattern context says "lines a-b of ..."; no file of the tree has the word.
@@ -170,8 +174,8 @@ test('a broken model never fails indexing: every chunk gets the pattern context,
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
-  }
-});
+  });
+}
 
 test('a missing model trips the breaker: a few calls, then breaker-open for the rest', async () => {
   freshTree();
@@ -206,6 +210,80 @@ test('pattern mode (no model) reports every chunk as pattern and makes no cache 
       fallbacks: {},
     });
     assert.throws(() => readFileSync(path.join(root, '.codesift', CONTEXT_CACHE_FILE)));
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+/**
+ * The same index-level checks against a real Ollama when OLLAMA_HOST and
+ * CODESIFT_LLM_MODEL are set:
+ *   OLLAMA_HOST=http://127.0.0.1:11434 CODESIFT_LLM_MODEL=qwen3:0.6b node scripts/run-tests.mjs llm-context
+ * A real server can be made to time out (a 1 ms limit) and to lack a model;
+ * it cannot be scripted to answer 500, broken or off-schema JSON or a 2 MB
+ * body, so those run against the fake only.
+ */
+const realHost = process.env.OLLAMA_HOST?.trim();
+const realModel = process.env.CODESIFT_LLM_MODEL?.trim();
+const noReal = !realHost
+  ? 'OLLAMA_HOST is not set: no real Ollama to index against'
+  : !realModel
+    ? 'CODESIFT_LLM_MODEL is not set: no model to index with'
+    : false;
+
+function realLlm(over: Partial<LlmConfig> = {}): LlmConfig {
+  return {
+    ...LLM_DEFAULTS,
+    host: realHost ?? '',
+    model: realModel ?? '',
+    timeoutMs: 120_000,
+    ...over,
+  };
+}
+
+test('real Ollama: contexts counted by source; a rebuild asks only for the chunks that fell back', {
+  skip: noReal,
+}, async () => {
+  freshTree();
+  try {
+    const s = await run({ llm: realLlm() });
+    assert.equal(s.filesFailed, 0);
+    assert.equal(s.context?.modelAnswered, true);
+    assert.equal((s.context?.sources.llm ?? 0) + (s.context?.sources.pattern ?? 0), s.chunks);
+    const again = await run({ llm: realLlm(), rebuild: true });
+    assert.equal(
+      again.context?.calls,
+      s.context?.sources.pattern,
+      'only fallbacks are asked again',
+    );
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('real Ollama: a model that cannot answer in time never fails indexing', {
+  skip: noReal,
+}, async () => {
+  freshTree();
+  try {
+    const s = await run({ llm: realLlm({ timeoutMs: 1, breakerThreshold: 1000 }) });
+    assert.equal(s.filesFailed, 0);
+    assert.deepEqual(s.context?.fallbacks, { timeout: s.chunks });
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('real Ollama: a model that is not installed never fails indexing', {
+  skip: noReal,
+}, async () => {
+  freshTree();
+  try {
+    const s = await run({
+      llm: realLlm({ model: 'codesift-no-such-model:1b', breakerThreshold: 2, concurrency: 1 }),
+    });
+    assert.equal(s.filesFailed, 0);
+    assert.deepEqual(s.context?.fallbacks, { 'model-missing': 2, 'breaker-open': s.chunks - 2 });
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

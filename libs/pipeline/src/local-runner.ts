@@ -52,6 +52,16 @@ export interface IndexOptions {
 }
 
 export const DEFAULT_INDEX_DIR = '.codesift';
+
+/**
+ * Embedding batch size while LLM contexts are asked for. The built-in model
+ * runs each batch synchronously on the main thread (onnxruntime-node's
+ * session.run), so during a batch no model answer is read and no new call is
+ * sent: a batch of 32 (~190 ms on a quiet core) leaves the 50 ms calls idle
+ * most of that time. Batches of 8 keep each stall shorter than one call, so
+ * the calls' waiting overlaps the embedding instead of alternating with it.
+ */
+const LLM_MODE_EMBED_BATCH = 8;
 export const INDEX_FILE = 'index.db';
 
 export function defaultIndexPath(root: string): string {
@@ -113,10 +123,14 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
     let contextualizer = options.contextualizer ?? createPatternContextualizer();
     if (options.llm && !options.contextualizer) {
       llmClient = createLlmClient(options.llm);
-      contextCache = openContextCache(path.join(path.dirname(indexPath), CONTEXT_CACHE_FILE));
+      // Nothing to process (a re-index with nothing changed): no cache file to open.
+      contextCache =
+        plan.toProcess.length > 0
+          ? openContextCache(path.join(path.dirname(indexPath), CONTEXT_CACHE_FILE))
+          : undefined;
       contextualizer = createLlmContextualizer({
         client: llmClient,
-        cache: contextCache,
+        ...(contextCache ? { cache: contextCache } : {}),
         // Several files per call slot: small files alone would leave slots idle.
         parallelFiles: options.llm.concurrency * 4,
       });
@@ -143,7 +157,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
     const batcher = embedder
       ? new EmbedBatcher<{ commit: FileCommit; isNew: boolean }>(
           (texts) => embedder.embed(texts, { signal }),
-          embedder.maxBatch,
+          llmClient ? Math.min(embedder.maxBatch, LLM_MODE_EMBED_BATCH) : embedder.maxBatch,
         )
       : null;
     const drainReady = () => {
