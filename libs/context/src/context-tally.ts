@@ -18,6 +18,12 @@ export interface ContextSummary {
   fallbacks: Partial<Record<ContextFallback, number>>;
 }
 
+/**
+ * The model side of a tally: the client, or just the model's name for an
+ * LLM-mode run that had nothing to ask (no client was made).
+ */
+export type TallyModel = Pick<LlmClient, 'model'> & Partial<Pick<LlmClient, 'stats'>>;
+
 /** Counts chunk contexts as a run produces them. */
 export class ContextTally {
   private readonly sources: Record<ContextSource, number> = { llm: 0, pattern: 0 };
@@ -26,9 +32,9 @@ export class ContextTally {
   private readonly startCalls: number;
   private readonly startOk: number;
 
-  constructor(private readonly client?: LlmClient) {
-    this.startCalls = client?.stats().calls ?? 0;
-    this.startOk = client?.stats().ok ?? 0;
+  constructor(private readonly client?: TallyModel) {
+    this.startCalls = client?.stats?.().calls ?? 0;
+    this.startOk = client?.stats?.().ok ?? 0;
   }
 
   add(contexts: readonly ChunkContext[]): void {
@@ -40,7 +46,7 @@ export class ContextTally {
   }
 
   summary(): ContextSummary {
-    const stats = this.client?.stats();
+    const stats = this.client?.stats?.();
     const calls = (stats?.calls ?? 0) - this.startCalls;
     const answered = (stats?.ok ?? 0) - this.startOk;
     return {

@@ -6,7 +6,7 @@ export {
 } from './context-cache.js';
 export { type ContextRejection, rejectContext } from './context-check.js';
 export { CONTEXT_PROMPT_VERSION, type FileOutline } from './context-prompt.js';
-export { type ContextSummary, ContextTally } from './context-tally.js';
+export { type ContextSummary, ContextTally, type TallyModel } from './context-tally.js';
 export {
   applyContext,
   type ChunkContext,

@@ -103,8 +103,15 @@ test('LLM contexts go into the chunk context field; re-index with nothing change
     before = fake.generations().length;
     const second = await run();
     assert.equal(fake.generations().length - before, 0, 'nothing changed: zero model calls');
-    assert.equal(second.context?.calls, 0);
-    assert.equal(second.context?.modelAnswered, null);
+    assert.deepEqual(second.context, {
+      mode: 'llm',
+      model: MODEL,
+      modelAnswered: null,
+      calls: 0,
+      cacheHits: 0,
+      sources: { llm: 0, pattern: 0 },
+      fallbacks: {},
+    });
 
     before = fake.generations().length;
     const rebuilt = await run({ rebuild: true });

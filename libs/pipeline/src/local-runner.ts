@@ -121,21 +121,22 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
 
     let llmClient: LlmClient | undefined;
     let contextualizer = options.contextualizer ?? createPatternContextualizer();
-    if (options.llm && !options.contextualizer) {
+    // Nothing to process (a re-index with nothing changed): no client, no cache
+    // file, so LLM mode costs what pattern mode does.
+    if (options.llm && !options.contextualizer && plan.toProcess.length > 0) {
       llmClient = createLlmClient(options.llm);
-      // Nothing to process (a re-index with nothing changed): no cache file to open.
-      contextCache =
-        plan.toProcess.length > 0
-          ? openContextCache(path.join(path.dirname(indexPath), CONTEXT_CACHE_FILE))
-          : undefined;
+      contextCache = openContextCache(path.join(path.dirname(indexPath), CONTEXT_CACHE_FILE));
       contextualizer = createLlmContextualizer({
         client: llmClient,
-        ...(contextCache ? { cache: contextCache } : {}),
+        cache: contextCache,
         // Several files per call slot: small files alone would leave slots idle.
         parallelFiles: options.llm.concurrency * 4,
       });
     }
-    const tally = new ContextTally(llmClient);
+    const tally = new ContextTally(
+      llmClient ??
+        (options.llm && !options.contextualizer ? { model: options.llm.model } : undefined),
+    );
     const deps = {
       chunker: options.chunker ?? (await createChunker()),
       contextualizer,
