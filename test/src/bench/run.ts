@@ -1,66 +1,54 @@
 /**
  * `npm run bench`: indexing benchmarks against the targets in the local-mode
- * issue, then the LLM rewrite's (rewrite.ts). Prints markdown tables and
- * writes bench-results/indexing.json and bench-results/rewrite.json.
+ * issue, the LLM contexts' (llm-context.ts) and the LLM rewrite's
+ * (rewrite.ts). Prints markdown tables and writes bench-results/indexing.json
+ * and bench-results/rewrite.json.
  *
- *   npm run bench                        # full sizes (several minutes)
- *   npm run bench -- --quick             # small sizes, a smoke run
- *   npm run bench -- --repo <dir>        # also index a real repository
- *   npm run bench -- --keyword-only     # only the scenarios without the model (seconds)
- *   npm run bench -- --only rewrite      # one part: indexing or rewrite
- *   npm run bench -- --baseline <dir>    # a built checkout of the previous HEAD:
- *                                        # the rewrite part's no-model latency ratio
+ *   npm run bench                      # full sizes (several minutes)
+ *   npm run bench -- --quick           # small sizes, a smoke run
+ *   npm run bench -- --keyword-only    # indexing without the model (seconds)
+ *   npm run bench -- --repo <dir>      # also index a real repository
+ *   npm run bench -- --baseline <dir>  # also: no-model indexing speed and search
+ *                                      # latency against another built tree
+ *                                      # (e.g. the previous HEAD)
+ *   npm run bench -- --only llm        # one section: indexing, llm, baseline or
+ *                                      # rewrite (repeatable)
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createBuiltinEmbedder } from '@codesift/models';
 import { syntheticRepo } from '../support/tree.js';
+import { runIndexJob, type WorkerResult } from './index-jobs.js';
+import { type BenchRow, baselineRatio, llmContextRows } from './llm-context.js';
 import { benchRewrite } from './rewrite.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
+const SECTIONS = ['indexing', 'llm', 'baseline', 'rewrite'] as const;
 const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
-    // Only the scenarios without the embedding model (seconds instead of minutes).
+    // Only the indexing scenarios without the embedding model (seconds instead of minutes).
     'keyword-only': { type: 'boolean', default: false },
     repo: { type: 'string', multiple: true },
-    only: { type: 'string' },
     baseline: { type: 'string' },
+    only: { type: 'string', multiple: true },
   },
 });
 const quick = values.quick;
-const PARTS = ['indexing', 'rewrite'];
-if (values.only !== undefined && !PARTS.includes(values.only)) {
-  console.error(`--only must be one of ${PARTS.join(', ')}, not '${values.only}'`);
-  process.exit(2);
+const only = new Set(values.only ?? SECTIONS);
+for (const s of only) {
+  if (!(SECTIONS as readonly string[]).includes(s)) {
+    throw new Error(`--only takes ${SECTIONS.join(', ')}; got ${s}`);
+  }
 }
-const runs = (part: string) => values.only === undefined || values.only === part;
+if (only.has('baseline') && values.baseline === undefined && values.only !== undefined) {
+  throw new Error('--only baseline needs --baseline <built codesift tree>');
+}
 const work = mkdtempSync(path.join(tmpdir(), 'codesift-bench-'));
 
-interface WorkerResult {
-  summary: {
-    filesIndexed: number;
-    chunks: number;
-    chunksPerSecond: number;
-    seconds: number;
-    filesScanned: number;
-  };
-  wallSeconds: number;
-  modelLoadSeconds: number;
-  maxRssMB: number;
-}
-
-function runWorker(root: string, indexPath: string, vectors: boolean): WorkerResult {
-  const out = execFileSync(
-    process.execPath,
-    [path.join(here, 'index-worker.js'), JSON.stringify({ root, indexPath, vectors })],
-    { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
-  );
-  return JSON.parse(out.trim().split('\n').pop()!);
+function runWorker(root: string, indexPath: string, vectors: boolean): Promise<WorkerResult> {
+  return runIndexJob({ root, indexPath, vectors });
 }
 
 async function embedderAlone(n: number): Promise<number> {
@@ -79,17 +67,7 @@ async function embedderAlone(n: number): Promise<number> {
   return rate;
 }
 
-type Row = {
-  scenario: string;
-  files: number;
-  chunks: number;
-  seconds: number;
-  chunksPerSecond: number;
-  maxRssMB: number;
-  target: string;
-  ok: boolean;
-};
-const rows: Row[] = [];
+const rows: BenchRow[] = [];
 function record(scenario: string, r: WorkerResult, target: string, ok: boolean) {
   rows.push({
     scenario,
@@ -103,8 +81,16 @@ function record(scenario: string, r: WorkerResult, target: string, ok: boolean) 
   });
   console.error(`  ${scenario}: ${JSON.stringify(rows.at(-1))}`);
 }
+const log = (line: string) => console.error(line);
+const loads: string[] = [];
+const noteLoad = (when: string) =>
+  loads.push(
+    `${when}: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' / ')}`,
+  );
 
-async function indexingBench(): Promise<void> {
+try {
   const big = quick ? 1000 : 5000;
   const small = 300;
   console.error(`generating synthetic repositories (${big} and ${small} files) in ${work}`);
@@ -113,66 +99,95 @@ async function indexingBench(): Promise<void> {
   syntheticRepo(bigRoot, big, 'all');
   syntheticRepo(smallRoot, small, 'all');
 
-  console.error('keyword-only indexing');
-  const novec = runWorker(bigRoot, path.join(work, 'novec.db'), false);
-  record(
-    `index ${big} files, --no-vectors`,
-    novec,
-    '>= 4,000 chunks/s',
-    novec.summary.chunksPerSecond >= 4000,
-  );
-
-  console.error('re-index with nothing changed');
-  const again = runWorker(bigRoot, path.join(work, 'novec.db'), false);
-  record(`re-index ${big} files, nothing changed`, again, '< 2 s', again.wallSeconds < 2);
-
+  noteLoad('start');
   let alone: number | null = null;
-  if (!values['keyword-only']) {
+  const keywordOnly = values['keyword-only'];
+  if (only.has('indexing')) {
+    console.error('keyword-only indexing');
+    const novec = await runWorker(bigRoot, path.join(work, 'novec.db'), false);
+    record(
+      `index ${big} files, --no-vectors`,
+      novec,
+      '>= 4,000 chunks/s',
+      novec.summary.chunksPerSecond >= 4000,
+    );
+
+    console.error('re-index with nothing changed');
+    const again = await runWorker(bigRoot, path.join(work, 'novec.db'), false);
+    record(`re-index ${big} files, nothing changed`, again, '< 2 s', again.wallSeconds < 2);
+  }
+  if (only.has('indexing') && !keywordOnly) {
     console.error('embedder alone');
     alone = await embedderAlone(quick ? 128 : 512);
+
     // One run with the model measures both targets: throughput end to end and
     // peak RSS. In --quick mode it runs on the small repository.
     console.error('indexing with the built-in embedder (minutes in full mode)');
     const vecRoot = quick ? smallRoot : bigRoot;
     const vecFiles = quick ? small : big;
-    const vec = runWorker(vecRoot, path.join(work, 'vec.db'), true);
+    const vec = await runWorker(vecRoot, path.join(work, 'vec.db'), true);
     record(
       `index ${vecFiles} files, built-in embedder`,
       vec,
       '>= 100 chunks/s, peak RSS < 1,500 MB',
       vec.summary.chunksPerSecond >= 100 && vec.maxRssMB < 1500,
     );
-  }
-  for (const repo of values.repo ?? []) {
-    const name = path.basename(path.resolve(repo));
-    const r1 = runWorker(path.resolve(repo), path.join(work, `${name}-novec.db`), false);
-    record(`real repo ${name}, --no-vectors`, r1, 'info', true);
-    if (values['keyword-only']) continue;
-    const r2 = runWorker(path.resolve(repo), path.join(work, `${name}-vec.db`), true);
-    record(`real repo ${name}, built-in embedder`, r2, 'info', true);
+    for (const repo of values.repo ?? []) {
+      const name = path.basename(path.resolve(repo));
+      const r1 = await runWorker(path.resolve(repo), path.join(work, `${name}-novec.db`), false);
+      record(`real repo ${name}, --no-vectors`, r1, 'info', true);
+      if (keywordOnly) continue;
+      const r2 = await runWorker(path.resolve(repo), path.join(work, `${name}-vec.db`), true);
+      record(`real repo ${name}, built-in embedder`, r2, 'info', true);
+    }
+    noteLoad('after indexing');
   }
 
-  const cpu = cpus()[0]?.model ?? 'unknown cpu';
-  const header = `Machine: ${cpus().length} cores (${cpu}), ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.versions.node}\nEmbedder alone: ${alone === null ? 'not run (--keyword-only)' : `${Math.round(alone)} texts/s`}\n`;
-  const table = [
-    '| scenario | files | chunks | wall s | chunks/s | peak RSS MB | target | met |',
-    '|---|---:|---:|---:|---:|---:|---|---|',
-    ...rows.map(
-      (r) =>
-        `| ${r.scenario} | ${r.files} | ${r.chunks} | ${r.seconds} | ${r.chunksPerSecond} | ${r.maxRssMB} | ${r.target} | ${r.ok ? 'yes' : 'NO'} |`,
-    ),
-  ].join('\n');
-  console.log(`${header}\n${table}`);
-  mkdirSync('bench-results', { recursive: true });
-  writeFileSync(
-    path.join('bench-results', 'indexing.json'),
-    JSON.stringify({ machine: header, embedderAloneTextsPerSecond: alone, rows }, null, 2),
-  );
-}
+  if (only.has('baseline') && values.baseline !== undefined) {
+    console.error(`no model configured: this tree against ${values.baseline}`);
+    const baseline = path.resolve(values.baseline);
+    const add = (r: BenchRow) => {
+      rows.push(r);
+      log(`  ${r.scenario}: ${r.note}`);
+    };
+    add(
+      await baselineRatio({
+        root: bigRoot,
+        files: big,
+        work,
+        baseline,
+        vectors: false,
+        rounds: 3,
+        log,
+      }),
+    );
+    add(
+      await baselineRatio({
+        root: smallRoot,
+        files: small,
+        work,
+        baseline,
+        vectors: true,
+        rounds: quick ? 1 : 2,
+        log,
+      }),
+    );
+    noteLoad('after baseline');
+  }
 
-try {
-  if (runs('indexing')) await indexingBench();
-  if (runs('rewrite')) {
+  if (only.has('llm')) {
+    console.error('LLM contexts against a fake model');
+    const llmFiles = quick ? small : 1000;
+    const llmRoot = path.join(work, `synthetic-llm-${llmFiles}`);
+    syntheticRepo(llmRoot, llmFiles);
+    for (const r of await llmContextRows({ root: llmRoot, files: llmFiles, work, log })) {
+      rows.push(r);
+      log(`  ${r.scenario}: ${JSON.stringify(r)}`);
+    }
+    noteLoad('after llm');
+  }
+
+  if (only.has('rewrite')) {
     console.error('LLM rewrite');
     const { markdown, json } = await benchRewrite({
       files: quick ? 500 : 5000,
@@ -183,7 +198,26 @@ try {
     console.log(`\n${markdown}`);
     mkdirSync('bench-results', { recursive: true });
     writeFileSync(path.join('bench-results', 'rewrite.json'), JSON.stringify(json, null, 2));
+    noteLoad('after rewrite');
   }
+
+  const cpu = cpus()[0]?.model ?? 'unknown cpu';
+  const header = `Machine: ${cpus().length} cores (${cpu}), ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.versions.node}\n${alone === null ? '' : `Embedder alone: ${Math.round(alone)} texts/s\n`}Load average (1/5/15 min): ${loads.join('; ')}\n`;
+  const table = [
+    '| scenario | files | chunks | wall s | chunks/s | peak RSS MB | target | met |',
+    '|---|---:|---:|---:|---:|---:|---|---|',
+    ...rows.map(
+      (r) =>
+        `| ${r.scenario} | ${r.files} | ${r.chunks} | ${r.seconds} | ${r.chunksPerSecond} | ${r.maxRssMB} | ${r.target} | ${r.ok ? 'yes' : 'NO'} |`,
+    ),
+  ].join('\n');
+  const notes = rows.filter((r) => r.note).map((r) => `- ${r.scenario}: ${r.note}`);
+  console.log(`${header}\n${table}\n\n${notes.join('\n')}`);
+  mkdirSync('bench-results', { recursive: true });
+  writeFileSync(
+    path.join('bench-results', 'indexing.json'),
+    JSON.stringify({ machine: header, embedderAloneTextsPerSecond: alone, loads, rows }, null, 2),
+  );
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
