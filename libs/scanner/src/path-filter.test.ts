@@ -48,6 +48,13 @@ test('directories: ignored, vendored, generated and the index directory are left
   assert.equal(filter.ignores('', 'directory'), false);
 });
 
+test('an index directory outside the root, even its parent, excludes nothing', (t) => {
+  const root = makeTree(t, TREE);
+  const filter = new PathFilter({ root, excludeDirs: [path.dirname(root), root] });
+  assert.equal(filter.ignores('src/ok.py', 'file'), false);
+  assert.equal(filter.ignores('src', 'directory'), false);
+});
+
 test('an unknown kind is left out only when both readings are', (t) => {
   const root = makeTree(t, TREE);
   const filter = new PathFilter({ root });

@@ -38,7 +38,11 @@ export class PathFilter {
 
   constructor(options: PathFilterOptions) {
     this.root = path.resolve(options.root);
-    this.exclude = (options.excludeDirs ?? []).map((d) => path.resolve(d));
+    // As in the walk, an excluded directory is one the tree holds: an index
+    // kept beside the root (`--index ../index.db`) excludes nothing in it.
+    this.exclude = (options.excludeDirs ?? [])
+      .map((d) => path.resolve(d))
+      .filter((d) => d !== this.root && isInside(this.root, d));
     this.classify = {
       includeVendored: options.includeVendored ?? false,
       includeSecrets: options.includeSecrets ?? false,

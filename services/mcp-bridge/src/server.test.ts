@@ -423,6 +423,7 @@ describe('mcp tools over an in-memory client', () => {
       bytes: 4096,
       indexed: true,
       job: null,
+      watching: null,
     });
     assert.match(text(r), /root: \/repo/);
     assert.match(text(r), /embedder: none \(keyword search only\)/);

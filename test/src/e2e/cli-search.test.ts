@@ -99,10 +99,12 @@ describe('codesift search (CLI, end to end)', () => {
         'score',
         'snippet',
         'snippetStartLine',
+        'stale',
         'startLine',
         'symbol',
       ].sort(),
     );
+    assert.equal(top.stale, false, 'the file is as it was indexed');
     assert.equal(top.path, 'src/graph.ts');
     assert.equal(top.symbol, 'Graph');
     assert.equal(top.language, 'typescript');

@@ -223,6 +223,12 @@ describe('codesift mcp keeps its index fresh (end to end, SDK client over stdio)
       assert.equal((await searchCode(client, 'placeOrder')).hits[0]?.path, 'src/orders.ts');
       // The watch starts in the background after the handshake; give it a moment to be ready.
       await new Promise((resolve) => setTimeout(resolve, 1500));
+      const status = (await client.callTool({
+        name: 'index_status',
+        arguments: {},
+      })) as CallToolResult;
+      assert.equal((status.structuredContent as { watching: boolean }).watching, true);
+      assert.match(text(status), /watch: on/);
       writeFileSync(
         path.join(root, 'src/orders.ts'),
         '// header\n\nexport function cancelOrderNow(id: string) {\n  return id;\n}\n',
@@ -277,6 +283,11 @@ describe('codesift mcp keeps its index fresh (end to end, SDK client over stdio)
       })) as CallToolResult;
       assert.equal((snippet.structuredContent as { stale: boolean }).stale, true);
       assert.match(text(snippet), /\[STALE: the file changed since it was indexed/);
+      const status = (await client.callTool({
+        name: 'index_status',
+        arguments: {},
+      })) as CallToolResult;
+      assert.equal((status.structuredContent as { watching: boolean }).watching, false);
     } finally {
       await client.close();
     }

@@ -32,11 +32,18 @@ export const indexStatusOutput = {
   job: jobSchema
     .nullable()
     .describe('The running or queued index job, else the last one of this session; null if none.'),
+  watching: z
+    .boolean()
+    .nullable()
+    .describe(
+      'Whether the server re-indexes files as they are saved (null for a remote index). When false, call index_codebase after editing; results from edited files are marked stale meanwhile.',
+    ),
 };
 
 export const INDEX_STATUS_DESCRIPTION = [
   'Describe the search index: the root directory it covers (or the repositories it holds), counts of files, chunks, symbols and vectors, the embedding model (none means keyword-only search) and when it was last updated.',
   'Also shows the progress of a running index job (index_codebase), and whether the root is indexed at all.',
+  'Also says whether the server re-indexes files as they are saved (watch).',
   'Use it to check what codebase you are searching, or whether the index is empty or stale, before trusting an empty search.',
 ].join(' ');
 
@@ -84,6 +91,13 @@ export function registerIndexStatus(
         );
       }
       if (job) lines.push(`index job: ${job.state}, ${describeJob(job)}`);
+      if (workspace) {
+        lines.push(
+          workspace.watching()
+            ? 'watch: on (files saved under the root are re-indexed within about a second)'
+            : 'watch: off (call index_codebase after editing; results from edited files are marked stale)',
+        );
+      }
       return okResult(lines.join('\n'), {
         root: s.root,
         repositories: s.repositories,
@@ -98,6 +112,7 @@ export function registerIndexStatus(
         bytes: s.bytes,
         indexed,
         job: job ? jobJson(job) : null,
+        watching: workspace ? workspace.watching() : null,
       });
     },
   );
