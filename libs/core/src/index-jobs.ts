@@ -42,6 +42,12 @@ export interface StartIndexJobRequest {
    * a runner whose index holds one tree (local mode) refuses it.
    */
   repository?: string;
+  /**
+   * Only these root-relative files changed (a watch knows): a runner that
+   * can may look at them alone instead of scanning the whole tree. Local
+   * runners only; others scan the tree.
+   */
+  paths?: string[];
 }
 
 export interface IndexJobs<S extends IndexJobStatus = IndexJobStatus> {

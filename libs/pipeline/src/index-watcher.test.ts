@@ -5,7 +5,12 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { createChunker } from '@codesift/chunking';
 import { openSqliteIndex } from '@codesift/stores';
-import { type IndexWatcher, type WatchBatch, watchIndex } from './index-watcher.js';
+import {
+  type IndexWatcher,
+  type WatchBatch,
+  type WatchChange,
+  watchIndex,
+} from './index-watcher.js';
 import { defaultIndexPath, indexRepository } from './local-runner.js';
 
 /**
@@ -37,8 +42,15 @@ async function startWatching(
   const root = mkdtempSync(path.join(tmpdir(), 'codesift-watch-'));
   write(root, files);
   const indexPath = defaultIndexPath(root);
-  const reindex = async () =>
-    indexRepository({ root, indexPath, vectors: false, chunker: await chunker });
+  // As codesift watch: the changed files alone when the watch says so.
+  const reindex = async (change?: WatchChange) =>
+    indexRepository({
+      root,
+      indexPath,
+      vectors: false,
+      chunker: await chunker,
+      ...(change?.files ? { only: change.files } : {}),
+    });
   await reindex();
   const batches: WatchBatch[] = [];
   const waiters = new Set<() => void>();
@@ -116,6 +128,7 @@ test('an edit, an add, a delete and a rename are each indexed by the watch', asy
   write(h.root, { 'src/a.ts': 'export function zulufresh() { return 3; }\n' });
   const batch = await h.batchAfter(n, (b) => b.summary?.filesChanged === 1);
   assert.deepEqual(batch.paths, ['src/a.ts']);
+  assert.equal(batch.summary?.filesScanned, 1, 'the changed file alone was looked at');
   assert.deepEqual(await h.find('zulufresh'), ['src/a.ts']);
   assert.deepEqual(await h.find('alpha'), [], 'the old text is gone');
 

@@ -13,11 +13,14 @@ export interface IndexWatchOptions {
   /** As IndexOptions.extraIgnore: changes to paths these patterns leave out trigger nothing. */
   extraIgnore?: string[];
   /**
-   * One incremental index run over the whole root (scan, plan against the
-   * manifest, changed files only), given the paths that changed for the log.
-   * The watcher never starts one before the previous one settled.
+   * One incremental index run (plan against the manifest, changed files
+   * only). `change.files` lists the files that changed when looking at those
+   * alone is enough (IndexOptions.only); it is null when the whole tree must
+   * be scanned: the initial run, a burst of more than MAX_NARROWED_PATHS
+   * changes, or a changed ignore file. The watcher never starts a run before
+   * the previous one settled.
    */
-  reindex: (changed: readonly string[]) => Promise<IndexSummary | undefined>;
+  reindex: (change: WatchChange) => Promise<IndexSummary | undefined>;
   /** Quiet time after the last change before a run starts; default 100 ms. */
   debounceMs?: number;
   /** The longest a change waits while changes keep coming; default 1000 ms. */
@@ -29,6 +32,17 @@ export interface IndexWatchOptions {
   /** A file-system watcher error (e.g. out of inotify watches); the watch goes on. */
   onError?: (err: unknown) => void;
 }
+
+/** What a run is asked to index. */
+export interface WatchChange {
+  /** Every changed root-relative path, sorted; empty for the initial run. */
+  paths: string[];
+  /** The files to look at alone, or null to scan the whole tree. */
+  files: string[] | null;
+}
+
+/** Above this many changes a run scans the tree rather than stat each file. */
+export const MAX_NARROWED_PATHS = 1000;
 
 /** One run of the watch. */
 export interface WatchBatch {
@@ -128,9 +142,12 @@ class Watcher implements IndexWatcher {
     if (this.closed) return;
     const rel = this.filter.relative(p);
     if (rel === undefined || rel === '') return;
+    // chokidar reports a new directory's files and a removed one's, each as
+    // its own add or unlink: the files are the changes.
+    if (event === 'addDir' || event === 'unlinkDir') return;
     if (PathFilter.isIgnoreFile(rel)) {
       this.rulesChanged = true;
-    } else if (this.filter.ignores(rel, event.endsWith('Dir') ? 'directory' : 'file')) {
+    } else if (this.filter.ignores(rel, 'file')) {
       return;
     }
     this.pending.add(rel);
@@ -167,8 +184,9 @@ class Watcher implements IndexWatcher {
       seconds: 0,
     };
     try {
+      const whole = this.rulesChanged || paths.length === 0 || paths.length > MAX_NARROWED_PATHS;
       if (this.rulesChanged) await this.restart();
-      const summary = await this.options.reindex(paths);
+      const summary = await this.options.reindex({ paths, files: whole ? null : paths });
       if (summary) batch.summary = summary;
     } catch (err) {
       batch.error = errorMessage(err);

@@ -3,7 +3,9 @@ export {
   type IndexWatcher,
   type IndexWatchOptions,
   MAX_LISTED_PATHS,
+  MAX_NARROWED_PATHS,
   type WatchBatch,
+  type WatchChange,
   watchIndex,
 } from './index-watcher.js';
 export {

@@ -81,6 +81,8 @@ interface Job {
   status: IndexJobStatus;
   /** Bumped on every change, so a watcher knows whether it has seen the newest snapshot. */
   version: number;
+  /** The files a narrowed job looks at (IndexOptions.only); absent for a whole-tree job. */
+  paths?: string[];
   wakers: Set<() => void>;
 }
 
@@ -152,6 +154,7 @@ export function createLocalIndexJobs(options: LocalIndexJobsOptions = {}): Index
         embedder,
         chunker: await chunker,
         rebuild: s.rebuild,
+        ...(job.paths ? { only: job.paths } : {}),
         maxFileBytes: options.maxFileBytes,
         extraIgnore: options.extraIgnore,
         signal,
@@ -215,10 +218,17 @@ export function createLocalIndexJobs(options: LocalIndexJobsOptions = {}): Index
           hint: 'start the job without vectors',
         });
       }
-      const twin = queue.find(
-        (j) =>
-          j.status.root === root && j.status.rebuild === rebuild && j.status.vectors === vectors,
-      );
+      const paths = request.paths;
+      // A job for named files is never merged: its twin would not cover them.
+      const twin = paths
+        ? undefined
+        : queue.find(
+            (j) =>
+              !j.paths &&
+              j.status.root === root &&
+              j.status.rebuild === rebuild &&
+              j.status.vectors === vectors,
+          );
       if (twin) return snapshot(twin.status);
       if (queue.length >= maxQueued) {
         throw new CodesiftError('BUSY', `${queue.length} index jobs are already waiting`, {
@@ -229,6 +239,7 @@ export function createLocalIndexJobs(options: LocalIndexJobsOptions = {}): Index
         status: newStatus(root, options.indexPath ?? defaultIndexPath(root), rebuild, vectors),
         version: 0,
         wakers: new Set(),
+        ...(paths ? { paths: [...paths] } : {}),
       };
       jobs.set(job.status.jobId, job);
       queue.push(job);

@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { type Chunker, createChunker } from '@codesift/chunking';
 import {
@@ -14,7 +14,13 @@ import {
 import { CodesiftError, type FileRecord, type ScannedFile, type SkipReason } from '@codesift/core';
 import { createLlmClient, type LlmClient, type LlmConfig } from '@codesift/llm';
 import type { Embedder } from '@codesift/models';
-import { addRedactionCounts, type ReadOutcome, readFileContent, scan } from '@codesift/scanner';
+import {
+  addRedactionCounts,
+  type ReadOutcome,
+  readFileContent,
+  scan,
+  scanFiles,
+} from '@codesift/scanner';
 import { type FileCommit, openSqliteIndex } from '@codesift/stores';
 import { EmbedBatcher } from './batcher.js';
 import { FileWriter } from './file-writer.js';
@@ -43,6 +49,14 @@ export interface IndexOptions {
   chunker?: Chunker;
   /** Re-process every file, ignoring the manifest's size/mtime shortcut. */
   rebuild?: boolean;
+  /**
+   * Only these root-relative files (a watch knows what changed): each is
+   * checked by the scan's rules and stat'ed instead of walking the tree, and
+   * planned against its own manifest entry, so a run costs what changed, not
+   * the tree's size. The rest of the index is left as it is. Falls back to
+   * the full scan when one of them is a directory, a link or an ignore file.
+   */
+  only?: readonly string[];
   maxFileBytes?: number;
   extraIgnore?: string[];
   /** Files per write transaction. */
@@ -91,13 +105,19 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
   tracker.phase('open');
   // Scan first: a missing or unreadable root fails before an index file is created.
   tracker.phase('scan');
-  const scanned = await scan({
+  const scanOptions = {
     root,
     maxFileBytes: options.maxFileBytes,
     excludeDirs: [path.dirname(indexPath)],
     extraIgnore: options.extraIgnore,
-    signal,
-  });
+  };
+  const narrowed =
+    options.only && !options.rebuild && existsSync(indexPath)
+      ? scanFiles(options.only, scanOptions)
+      : null;
+  const scanned = narrowed
+    ? { files: narrowed.files, skipped: countSkips(narrowed.skippedFiles) }
+    : await scan({ ...scanOptions, signal });
   progress.filesScanned = scanned.files.length;
 
   mkdirSync(path.dirname(indexPath), { recursive: true });
@@ -115,7 +135,10 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
     const failures: IndexSummary['failures'] = [];
 
     tracker.phase('plan');
-    const plan = planIndex(scanned.files, await index.manifest.all(), options.rebuild === true);
+    const manifest = narrowed
+      ? await manifestOf(index, [...narrowed.files.map((f) => f.path), ...narrowed.gone])
+      : await index.manifest.all();
+    const plan = planIndex(scanned.files, manifest, options.rebuild === true);
     if (plan.toDelete.length > 0) index.removeFiles(plan.toDelete);
     progress.filesToProcess = plan.toProcess.length;
 
@@ -322,6 +345,27 @@ class PrepareAhead {
 type Staged =
   | Extract<ReadOutcome, { ok: false }>
   | { ok: true; prepared: PreparedFile; secretsRedacted: Record<string, number> };
+
+/** The manifest entries of `paths` that exist: a narrowed run plans against these alone. */
+async function manifestOf(
+  index: { manifest: { get(p: string): Promise<FileRecord | undefined> } },
+  paths: readonly string[],
+): Promise<Map<string, FileRecord>> {
+  const out = new Map<string, FileRecord>();
+  for (const p of paths) {
+    const record = await index.manifest.get(p);
+    if (record) out.set(p, record);
+  }
+  return out;
+}
+
+function countSkips(
+  skipped: readonly { reason: SkipReason }[],
+): Partial<Record<SkipReason, number>> {
+  const out: Partial<Record<SkipReason, number>> = {};
+  for (const s of skipped) out[s.reason] = (out[s.reason] ?? 0) + 1;
+  return out;
+}
 
 /** A rebuild starts from an empty file: simpler and faster than deleting every row. */
 function removeIndexFiles(indexPath: string): void {

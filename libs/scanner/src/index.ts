@@ -3,4 +3,5 @@ export { PathFilter, type PathFilterOptions, type PathKind } from './path-filter
 export { readFileContent } from './read-file.js';
 export { addRedactionCounts, type Redaction, redactSecrets } from './redact-secrets.js';
 export { scan } from './scan.js';
+export { scanFiles } from './scan-files.js';
 export type { ReadOutcome, ScanOptions, ScanResult, SkippedFile } from './types.js';

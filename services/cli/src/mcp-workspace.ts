@@ -61,7 +61,7 @@ export function openMcpWorkspace(
     log: options.log,
     ...(options.watch
       ? {
-          watch: (reindex: () => Promise<IndexJobStatus>) =>
+          watch: (reindex: (files: string[] | null) => Promise<IndexJobStatus>) =>
             watchForServer({ ...served, run: reindex, log: options.log }),
         }
       : {}),

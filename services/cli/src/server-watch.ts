@@ -13,15 +13,16 @@ export const WATCH_KEEP_EMBEDDER_MS = 10 * 60_000;
 export function watchForServer(options: {
   root: string;
   indexPath: string;
-  run: () => Promise<IndexJobStatus>;
+  /** One job for these changed files (null: the whole tree). */
+  run: (files: string[] | null) => Promise<IndexJobStatus>;
   log: (line: string) => void;
 }): Promise<IndexWatcher> {
   const { log } = options;
   return watchIndex({
     root: options.root,
     indexPath: options.indexPath,
-    reindex: async (paths) => {
-      const end = await options.run();
+    reindex: async ({ paths, files }) => {
+      const end = await options.run(files);
       const more = paths.length > 3 ? ` and ${paths.length - 3} more` : '';
       const n = paths.length;
       log(

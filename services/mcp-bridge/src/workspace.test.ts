@@ -106,7 +106,10 @@ describe('LocalWorkspace', () => {
   test('the watch starts once the index exists, runs jobs through the queue, and stops on clear', async () => {
     const jobs = manualJobs();
     const opened: FakeEngine[] = [];
-    const watches: { reindex: () => Promise<IndexJobStatus>; closed: boolean }[] = [];
+    const watches: {
+      reindex: (files: string[] | null) => Promise<IndexJobStatus>;
+      closed: boolean;
+    }[] = [];
     const ws = await openLocalWorkspace({
       root: dir,
       indexPath,
@@ -139,7 +142,7 @@ describe('LocalWorkspace', () => {
     assert.equal(watches.length, 1);
 
     // A change: one incremental job, and the open engine goes on serving (no reopen).
-    const reindexed = watches[0]!.reindex();
+    const reindexed = watches[0]!.reindex(['src/a.ts']);
     await new Promise((resolve) => setTimeout(resolve, 20));
     assert.equal((await ws.latestJob())?.state, 'running');
     jobs.finish('succeeded');

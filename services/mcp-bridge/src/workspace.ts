@@ -22,9 +22,10 @@ export interface LocalWorkspaceOptions {
    * Keeps the index fresh once it exists (the CLI passes @codesift/pipeline
    * watchIndex): called with a `reindex` that runs one incremental job
    * through this workspace's queue, so it never races index_codebase, and
-   * resolves once searches see it. Stopped by clear() and close().
+   * resolves once searches see it: for the changed `files` alone, or the
+   * whole tree when null. Stopped by clear() and close().
    */
-  watch?: (reindex: () => Promise<IndexJobStatus>) => Promise<WorkspaceWatch>;
+  watch?: (reindex: (files: string[] | null) => Promise<IndexJobStatus>) => Promise<WorkspaceWatch>;
 }
 
 /** A running watch over the workspace's root. */
@@ -127,13 +128,17 @@ export async function openLocalWorkspace(options: LocalWorkspaceOptions): Promis
   let watch: WorkspaceWatch | null = null;
   let watchStarting: Promise<void> | null = null;
   let closing = false;
-  const startIndex = (request: { rebuild?: boolean } = {}) => {
+  const startIndex = (request: { rebuild?: boolean; paths?: string[] } = {}) => {
     // One start at a time: two calls arriving together must not both see no job.
     const attempt = starting.then(async () => {
       const running = await active();
       if (running) return { job: running, started: false };
       const rebuild = request.rebuild ?? false;
-      const job = await jobs.start({ rebuild, vectors: options.vectors });
+      const job = await jobs.start({
+        rebuild,
+        vectors: options.vectors,
+        ...(request.paths ? { paths: request.paths } : {}),
+      });
       settled.set(job.jobId, settle(job.jobId, rebuild));
       return { job, started: true };
     });
@@ -141,9 +146,9 @@ export async function openLocalWorkspace(options: LocalWorkspaceOptions): Promis
     return attempt;
   };
   /** One incremental job for the watch; a job already under way is waited for, then one more runs. */
-  const reindexForWatch = async (): Promise<IndexJobStatus> => {
+  const reindexForWatch = async (files: string[] | null): Promise<IndexJobStatus> => {
     for (;;) {
-      const { job, started } = await startIndex();
+      const { job, started } = await startIndex(files ? { paths: files } : {});
       let last: IndexJobStatus | undefined;
       for await (const s of jobs.watch(job.jobId)) last = s;
       await settled.get(job.jobId);

@@ -1,8 +1,8 @@
 /**
  * `npm run bench`: indexing benchmarks against the targets in the local-mode
- * issue, the LLM contexts' (llm-context.ts) and the LLM rewrite's
- * (rewrite.ts). Prints markdown tables and writes bench-results/indexing.json
- * and bench-results/rewrite.json.
+ * issue, freshness under `codesift watch` (freshness.ts), the LLM contexts'
+ * (llm-context.ts) and the LLM rewrite's (rewrite.ts). Prints markdown tables
+ * and writes bench-results/indexing.json and bench-results/rewrite.json.
  *
  *   npm run bench                      # full sizes (several minutes)
  *   npm run bench -- --quick           # small sizes, a smoke run
@@ -11,8 +11,8 @@
  *   npm run bench -- --baseline <dir>  # also: no-model indexing speed and search
  *                                      # latency against another built tree
  *                                      # (e.g. the previous HEAD)
- *   npm run bench -- --only llm        # one section: indexing, llm, baseline or
- *                                      # rewrite (repeatable)
+ *   npm run bench -- --only llm        # one section: indexing, freshness, llm,
+ *                                      # baseline or rewrite (repeatable)
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -20,11 +20,12 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createBuiltinEmbedder } from '@codesift/models';
 import { syntheticRepo } from '../support/tree.js';
+import { type FreshnessResult, measureFreshness } from './freshness.js';
 import { runIndexJob, type WorkerResult } from './index-jobs.js';
 import { type BenchRow, baselineRatio, llmContextRows } from './llm-context.js';
 import { benchRewrite } from './rewrite.js';
 
-const SECTIONS = ['indexing', 'llm', 'baseline', 'rewrite'] as const;
+const SECTIONS = ['indexing', 'freshness', 'llm', 'baseline', 'rewrite'] as const;
 const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
@@ -116,6 +117,18 @@ try {
     const again = await runWorker(bigRoot, path.join(work, 'novec.db'), false);
     record(`re-index ${big} files, nothing changed`, again, '< 2 s', again.wallSeconds < 2);
   }
+  const freshness: FreshnessResult[] = [];
+  if (only.has('freshness')) {
+    console.error('freshness: saved edits under codesift watch, keyword-only index');
+    freshness.push(
+      await measureFreshness({
+        root: bigRoot,
+        indexPath: path.join(work, 'fresh-novec.db'),
+        vectors: false,
+        files: big,
+      }),
+    );
+  }
   if (only.has('indexing') && !keywordOnly) {
     console.error('embedder alone');
     alone = await embedderAlone(quick ? 128 : 512);
@@ -141,6 +154,17 @@ try {
       record(`real repo ${name}, built-in embedder`, r2, 'info', true);
     }
     noteLoad('after indexing');
+  }
+  if (only.has('freshness') && !keywordOnly) {
+    console.error('freshness: saved edits under codesift watch, built-in embedder');
+    freshness.push(
+      await measureFreshness({
+        root: quick ? smallRoot : bigRoot,
+        indexPath: path.join(work, 'fresh-vec.db'),
+        vectors: true,
+        files: quick ? small : big,
+      }),
+    );
   }
 
   if (only.has('baseline') && values.baseline !== undefined) {
@@ -211,12 +235,27 @@ try {
         `| ${r.scenario} | ${r.files} | ${r.chunks} | ${r.seconds} | ${r.chunksPerSecond} | ${r.maxRssMB} | ${r.target} | ${r.ok ? 'yes' : 'NO'} |`,
     ),
   ].join('\n');
+  const freshTable = [
+    '| freshness | files | edits | edit to searchable p50 ms | max ms | watch idle CPU (10 s) | target | met |',
+    '|---|---:|---:|---:|---:|---:|---|---|',
+    ...freshness.map((f) => {
+      const ok = f.latencyMs.max < 1000 && (f.idleCpuPercent ?? 0) < 1;
+      const idle = f.idleCpuPercent === null ? 'n/a' : `${f.idleCpuPercent} %`;
+      return `| codesift watch, ${f.vectors ? 'built-in embedder' : 'keyword-only'} | ${f.files} | ${f.edits} | ${f.latencyMs.p50} | ${f.latencyMs.max} | ${idle} | every edit < 1 s, idle < 1 % CPU | ${ok ? 'yes' : 'NO'} |`;
+    }),
+  ].join('\n');
   const notes = rows.filter((r) => r.note).map((r) => `- ${r.scenario}: ${r.note}`);
-  console.log(`${header}\n${table}\n\n${notes.join('\n')}`);
+  console.log(
+    `${header}\n${table}\n\n${notes.join('\n')}${freshness.length > 0 ? `\n\n${freshTable}` : ''}`,
+  );
   mkdirSync('bench-results', { recursive: true });
   writeFileSync(
     path.join('bench-results', 'indexing.json'),
-    JSON.stringify({ machine: header, embedderAloneTextsPerSecond: alone, loads, rows }, null, 2),
+    JSON.stringify(
+      { machine: header, embedderAloneTextsPerSecond: alone, loads, rows, freshness },
+      null,
+      2,
+    ),
   );
 } finally {
   rmSync(work, { recursive: true, force: true });

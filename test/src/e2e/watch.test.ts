@@ -126,7 +126,8 @@ describe('freshness (end to end)', () => {
       ]);
 
       renameSync(path.join(root, 'src/refunds.ts'), path.join(root, 'src/returns.ts'));
-      await lines.next((e) => e.event === 'indexed' && e.filesDeleted === 1 && e.filesNew === 1);
+      // One batch or two (the watcher holds an unlink back briefly to spot editors' atomic saves).
+      await lines.next((e) => e.event === 'indexed' && e.filesDeleted === 1);
       assert.deepEqual(holding(await search(root, 'refundOrder'), 'refundOrder'), [
         ['src/returns.ts', false],
       ]);

@@ -143,7 +143,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
           indexPath,
           log: (line) => io.stderr.write(`codesift serve: ${line}\n`),
           // A keyword-only index stays keyword-only: no model loads for a saved file.
-          run: () => runJob(indexJobs, { vectors: embedder !== null }),
+          run: (files) =>
+            runJob(indexJobs, { vectors: embedder !== null, ...(files ? { paths: files } : {}) }),
         });
       };
     }
@@ -190,7 +191,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
 }
 
 /** Starts a job and resolves with its final status; a failed job rejects. */
-async function runJob(jobs: IndexJobs, request: { vectors: boolean }): Promise<IndexJobStatus> {
+async function runJob(
+  jobs: IndexJobs,
+  request: { vectors: boolean; paths?: string[] },
+): Promise<IndexJobStatus> {
   const job = await jobs.start(request);
   let last = job;
   for await (const s of jobs.watch(job.jobId)) last = s;

@@ -7,6 +7,7 @@ import {
   type IndexSummary,
   indexRepository,
   type WatchBatch,
+  type WatchChange,
   watchIndex,
 } from '@codesift/pipeline';
 import { HELP_OPTION, type OptionSpecs, optionHelp, parseCommandLine } from '../command-line.js';
@@ -89,7 +90,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const embedder: Embedder | undefined = vectors ? await createEmbedderFromEnv(io.env) : undefined;
   const chunker = await createChunker();
   const stop = new AbortController();
-  const reindex = (): Promise<IndexSummary> =>
+  const reindex = (change: WatchChange): Promise<IndexSummary> =>
     indexRepository({
       root,
       indexPath,
@@ -99,6 +100,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       llm,
       extraIgnore: values.ignore,
       signal: stop.signal,
+      ...(change.files ? { only: change.files } : {}),
     });
 
   let first = true;
