@@ -308,3 +308,37 @@ describe('indexRepository (real scanner, chunker and SQLite store)', () => {
     assert.throws(() => readFileSync(defaultIndexPath(root)));
   });
 });
+
+describe('indexRepository only (the changed files alone)', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'codesift-only-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('looks at the named files alone; a directory among them means the whole tree', async () => {
+    const root = path.join(dir, 'repo');
+    writeTree(root, FILES);
+    const indexPath = path.join(dir, 'index.db');
+    const first = await indexRepository({ root, indexPath, vectors: false });
+    const total = first.filesScanned;
+    writeTree(root, {
+      'src/graph.ts': 'export class Graph2 {}\n',
+      'src/extra.ts': 'export const x = 1;\n',
+    });
+    const narrowed = await indexRepository({
+      root,
+      indexPath,
+      vectors: false,
+      only: ['src/graph.ts', 'src/gone.ts'],
+    });
+    assert.equal(narrowed.filesScanned, 1);
+    assert.equal(narrowed.filesChanged, 1);
+    assert.equal(narrowed.filesNew, 0, 'src/extra.ts was not named, so not looked at');
+    assert.equal(narrowed.totals.files, total);
+
+    const whole = await indexRepository({ root, indexPath, vectors: false, only: ['src'] });
+    assert.equal(whole.filesScanned, total + 1);
+    assert.equal(whole.filesNew, 1);
+  });
+});
