@@ -12,11 +12,17 @@ import { detectLanguage } from '@codesift/analysis';
 
 /** Most identifiers looked up per query: a pasted log names hundreds. */
 export const MAX_QUERY_IDENTIFIERS = 8;
+/**
+ * Queries up to this long name what they are about: declarations, file
+ * names, callers' spellings and path evidence count. A long report's words
+ * and code examples point everywhere, so they do not.
+ */
+export const PATH_EVIDENCE_CHARS = 200;
 
 const WORD = /[\p{L}_$][\p{L}\p{N}_$]*(?:(?:\.|::)[\p{L}_$][\p{L}\p{N}_$]*)*/gu;
 /**
  * A declaration as code writes it (`type X struct`, `class X`, `def x`,
- * `fn x`): X is a definition's name. After a keyword that is also an
+ * `fn x`, in a short query): X is a definition's name. After a keyword that is also an
  * English word (`the type of`, `a class of`) X must not be a lowercase word.
  */
 const DECLARATION =
@@ -33,10 +39,11 @@ export function isFileName(word: string): boolean {
  * word, otherwise words with an inner capital (camelCase, PascalCase with
  * more than one hump), an underscore or `$`, or a qualified name (`a.b`,
  * `a::b`). Plain prose words are left to BM25, with two exceptions that
- * name a definition whatever its shape: the name after a declaration
- * keyword (`class Command`, `def parse`), listed first, and capitalized
- * words of a query that names a file (`command.go Command`). File names
- * themselves are paths, not identifiers.
+ * name a definition whatever its shape in a query of at most
+ * PATH_EVIDENCE_CHARS: the name after a declaration keyword (`class
+ * Command`, `def parse`), listed first, and capitalized words of a query
+ * that names a file (`command.go Command`). File names themselves are
+ * paths, not identifiers.
  */
 export function queryIdentifiers(query: string, max = MAX_QUERY_IDENTIFIERS): string[] {
   const trimmed = query.trim();
@@ -48,8 +55,9 @@ export function queryIdentifiers(query: string, max = MAX_QUERY_IDENTIFIERS): st
     seen.add(key);
     out.push(w);
   };
-  // A long report's declarations are examples, not what it names: only the opening is read for them.
-  for (const m of trimmed.slice(0, 400).matchAll(DECLARATION)) {
+  // A long report's declarations are examples, not what it names: only a short query's count.
+  const short = trimmed.length <= PATH_EVIDENCE_CHARS;
+  for (const m of short ? trimmed.matchAll(DECLARATION) : []) {
     const name = m[2]!;
     if (CODE_KEYWORDS.has(m[1]!) || !/^\p{Ll}+$/u.test(name)) add(name);
   }
@@ -62,7 +70,7 @@ export function queryIdentifiers(query: string, max = MAX_QUERY_IDENTIFIERS): st
     // The first word is the whole query exactly when the query is one word.
     single ??= w === trimmed;
     if (!single && isFileName(w)) continue;
-    namesFile ??= trimmed.length <= 200 && (trimmed.match(WORD) ?? []).some(isFileName);
+    namesFile ??= short && (trimmed.match(WORD) ?? []).some(isFileName);
     const codeShaped =
       single ||
       /[\p{Ll}\p{N}]\p{Lu}/u.test(w) ||
@@ -94,9 +102,6 @@ export function preferByPath<T extends { path: string }>(
   const best = Math.max(...scores);
   return best === 0 ? [...defs] : defs.filter((_, i) => scores[i] === best);
 }
-
-/** Queries up to this long give path evidence; a long report's words point everywhere. */
-export const PATH_EVIDENCE_CHARS = 200;
 
 /** A query's words for path evidence: lower case, 2+ letters or digits, each once. */
 export function definitionPathWords(query: string): string[] {

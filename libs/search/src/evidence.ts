@@ -28,11 +28,7 @@ export async function gatherEvidence(
   let defs: Definition[] = [];
   if (plan.definitions.enabled) {
     try {
-      defs = await lookupDefinitions(
-        index,
-        plan.definitions.identifiers,
-        plan.definitions.pathWords,
-      );
+      defs = await lookupDefinitions(index, plan.definitions);
     } catch (err) {
       // Symbols may live in another service (the cluster's symbol service):
       // without them the answer loses the definition boost, not its results.
@@ -60,12 +56,11 @@ export async function gatherEvidence(
  */
 async function lookupDefinitions(
   index: SearchIndex,
-  identifiers: readonly string[],
-  pathWords: readonly string[],
+  { identifiers, pathWords, tails }: QueryPlan['definitions'],
 ): Promise<Definition[]> {
   const defs: Definition[] = [];
   for (const id of identifiers) {
-    for (const name of lookupNames(id)) {
+    for (const name of tails ? lookupNames(id) : [id]) {
       const needle = name.toLowerCase();
       const found: Definition[] = [];
       for (const s of await index.symbols.lookup(needle, { limit: 20 })) {

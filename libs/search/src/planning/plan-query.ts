@@ -226,7 +226,7 @@ export function planQuery(
   // fused score plus a full anchor match, so no call site can pass it.
   const short = parsed.text.length <= PATH_EVIDENCE_CHARS;
   const boost = short ? fusion.scale * (1 + ANCHOR_BOOST_SHARE) : fusion.scale;
-  const definitions = { enabled: definitionsOn, identifiers, boost, pathWords };
+  const definitions = { enabled: definitionsOn, identifiers, boost, pathWords, tails: short };
   if (!definitionsOn) reasons.push('definitions: off');
   else if (identifiers.length > 0) {
     reasons.push(

@@ -136,6 +136,8 @@ export interface QueryPlan {
      * for a long report, whose words would point everywhere.
      */
     pathWords: string[];
+    /** Whether a dotted identifier may be looked up by its tails (definitions.ts lookupNames): short queries only. */
+    tails: boolean;
   };
   anchors: {
     enabled: boolean;
