@@ -49,6 +49,7 @@ describe('templates', () => {
     assert.equal(normalizeTemplateLine('### Steps to Reproduce:'), 'steps to reproduce');
     assert.equal(normalizeTemplateLine('**steps to reproduce**'), 'steps to reproduce');
     assert.equal(normalizeTemplateLine('- [x] I read   the guide'), 'i read the guide');
+    assert.equal(normalizeTemplateLine('```python'), '', 'a code fence is never template text');
   });
 
   it('collects the lines a reporter sees from issue forms and Markdown templates', () => {

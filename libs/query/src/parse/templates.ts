@@ -30,6 +30,8 @@ export function isTemplatePath(path: string): boolean {
  * `**steps to reproduce**` are the same line.
  */
 export function normalizeTemplateLine(line: string): string {
+  // A code fence is structure, not template text: cutting one would unbalance the report's code blocks.
+  if (/^\s*(?:```|~~~)/.test(line)) return '';
   return line
     .replace(/<!--.*?-->/g, ' ')
     .replace(/^\s*(?:>\s*)*(?:#{1,6}\s+|[-*+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+)?/, '')
