@@ -75,7 +75,7 @@ export interface EvalOptions {
   /**
    * Feature switches passed with every search (expansion, anchors,
    * focusScoring, definitions, boilerplate, reportFocus, docDemotion,
-   * fileScore, vectorWeight, planning) and the LLM rewrite's mode, for
+   * fileScore, vectorWeight, planning, bridge) and the LLM rewrite's mode, for
    * ablations.
    */
   switches?: EvalSwitches;
@@ -107,6 +107,7 @@ export type EvalSwitches = Pick<
   | 'vectorWeight'
   | 'planning'
   | 'rewrite'
+  | 'bridge'
 >;
 
 export interface SystemAnswer {

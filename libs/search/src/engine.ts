@@ -12,6 +12,10 @@
  * 1b. rewrite: when the plan says so and a model is configured, the model's
  *    vocabulary terms join the keyword side (rewrite-step.ts); a query that
  *    finds nothing gets one attempt when its skip allows it;
+ * 1c. bridge: when the plan says so (a natural-language query, the switch
+ *    on) and the model added nothing, the identifiers the repository's own
+ *    statistics relate to the query's words join the keyword side
+ *    (bridge-step.ts);
  * 2. retrieve: keyword and vector sides in parallel under the deadline,
  *    a failed or late side dropped and reported (retrieval.ts);
  * 3. rank: fuse the sides, read what the boosts need (evidence.ts), apply
@@ -28,6 +32,7 @@ import { CodesiftError, errorMessage, type SymbolInfo } from '@codesift/core';
 import type { LlmClient } from '@codesift/llm';
 import type { ParsedQuery } from '@codesift/query';
 import { openSqliteIndex } from '@codesift/stores';
+import { bridgeStep } from './bridge-step.js';
 import { type Evidence, gatherEvidence } from './evidence.js';
 import { cannotListFileSymbols } from './file-symbols.js';
 import { type CompiledFilter, compileFilter } from './filters.js';
@@ -222,6 +227,15 @@ class Engine implements SearchEngine {
       rewriteMs = (rewriteMs ?? 0) + step.ms;
     };
     if (this.llm !== null && plan.llmRewrite.decision === 'run') await rewriteOnce(false);
+    // 1c. the offline bridge.
+    const degradedBridge: string[] = [];
+    let bridgeMs: number | undefined;
+    if (plan.bridge.decision === 'run') {
+      const step = await timed(() => bridgeStep(plan, parsed, this.index));
+      plan = step.value.plan;
+      degradedBridge.push(...step.value.degraded);
+      bridgeMs = step.ms;
+    }
     // Runs beside the sides (a remote index answers over the network); a failure only
     // degrades the count, like a failed side degrades the answer.
     const counting = this.totalChunks().then(
@@ -266,6 +280,7 @@ class Engine implements SearchEngine {
     const timings: Record<string, number> = {
       ...planned.timings,
       ...(rewriteMs === undefined ? {} : { rewrite: rewriteMs }),
+      ...(bridgeMs === undefined ? {} : { bridge: bridgeMs }),
       ...retrieved.timings,
       fuse: fused.ms,
       boosts: ranked.ms,
@@ -275,6 +290,7 @@ class Engine implements SearchEngine {
     for (const k of Object.keys(timings)) timings[k] = round(timings[k]!);
     const degraded = [
       ...degradedRewrite,
+      ...degradedBridge,
       ...retrieved.degraded,
       ...ranked.value.evidence.degraded,
       ...(count.ok ? [] : [`count: ${errorMessage(count.error)}`]),

@@ -1,6 +1,14 @@
 // For users of the package: open an engine over an index and search it.
 // For other libraries: stores of their own to search (@codesift/stores-cluster),
-// and the planner alone, without an index (the e2e tests, benchmarks).
+// and the planner alone, without an index (the e2e tests, benchmarks);
+// the offline bridge's terms for a text (query variants).
+export type { BridgeTerm } from './bridge-score.js';
+export {
+  type BridgeOptions,
+  type BridgeOutcome,
+  type BridgeSources,
+  bridgeTerms,
+} from './bridge-step.js';
 export {
   type EngineOptions,
   type EngineSettings,

@@ -22,6 +22,7 @@
  *       "reportFocus": true,           // focus inference ignores pasted material
  *       "docDemotion": true,           // prose docs x docMultiplier for implementation questions, repository metadata x 0.2
  *       "docMultiplier": 0.7,
+ *       "bridge": false,               // offline vocabulary bridge for natural-language queries
  *       "fileScore": "best",           // or "decayed" (with file results)
  *       "fileDecay": 0.5
  *     }

@@ -20,7 +20,7 @@ import type {
 export interface SearchIndex {
   /** Where the index lives, for messages and `status().indexPath`: a file path or store URLs. */
   readonly location: string;
-  readonly keyword: Pick<KeywordIndex, 'search'>;
+  readonly keyword: Pick<KeywordIndex, 'search' | 'cooccurrence'>;
   readonly vectors: Pick<VectorIndex, 'search'>;
   readonly symbols: Pick<SymbolIndex, 'lookup' | 'vocabulary' | 'inFile' | 'related'>;
   readonly chunks: ChunkStore;

@@ -1,6 +1,8 @@
 export type { FileCommit, IndexMeta, IndexStats, LocalIndex } from './local-index.js';
 export type {
   ChunkStore,
+  Cooccurrence,
+  CooccurrenceQuery,
   KeywordDoc,
   KeywordHit,
   KeywordIndex,

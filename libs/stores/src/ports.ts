@@ -61,11 +61,39 @@ export interface KeywordHit {
   score: number;
 }
 
+export interface CooccurrenceQuery {
+  /** Analyzer terms of the query's words. */
+  words: string[];
+  /** Analyzer terms of candidate identifiers (a whole identifier is one term). */
+  terms: string[];
+  /** A word or term in more than this share (0..1) of the chunks is counted, its co-occurrences are not read. */
+  maxShare: number;
+}
+
+/** Chunk counts for the offline vocabulary bridge: words and identifiers found together. */
+export interface Cooccurrence {
+  /** Chunks in the index. */
+  chunks: number;
+  /** Chunks holding each word and term asked (0: none). */
+  df: Record<string, number>;
+  /**
+   * joint[term][word]: chunks holding both, for each term whose postings
+   * were read (absent: not read); a word with no shared chunk is absent.
+   */
+  joint: Record<string, Record<string, number>>;
+}
+
 export interface KeywordIndex {
   upsert(docs: KeywordDoc[]): Promise<void>;
   deleteByPaths(paths: string[]): Promise<void>;
   search(q: KeywordQuery): Promise<KeywordHit[]>;
   count(): Promise<number>;
+  /**
+   * How often the words and the identifier terms occur in the same chunks.
+   * Optional: the local index counts them from its postings; the cluster's
+   * Elasticsearch adapter does not (yet), and the bridge is skipped there.
+   */
+  cooccurrence?(q: CooccurrenceQuery): Promise<Cooccurrence>;
 }
 
 export interface VectorRecord {

@@ -20,6 +20,7 @@ import Database from 'better-sqlite3';
 import { load as loadSqliteVec } from 'sqlite-vec';
 import type { FileCommit, IndexMeta, IndexStats, LocalIndex } from './local-index.js';
 import type { ChunkStore, KeywordIndex, Manifest, SymbolIndex, VectorIndex } from './ports.js';
+import { countCooccurrence } from './sqlite/cooccurrence.js';
 import { checkHeader, corrupt, guard, isCorruptionError } from './sqlite/corruption.js';
 import type { HnswOptions } from './sqlite/hnsw-cache.js';
 import { KeywordStore } from './sqlite/keyword-store.js';
@@ -121,6 +122,9 @@ class SqliteIndex implements SqliteLocalIndex {
       },
       async count() {
         return self.read(() => countRows(self.ctx, 'chunks'));
+      },
+      async cooccurrence(q) {
+        return self.read(() => countCooccurrence(self.ctx, kw.stats, q));
       },
     };
     this.vectors = {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { closestName, optionHelp, parseCommandLine } from './command-line.js';
+import { bridgeSwitch, closestName, optionHelp, parseCommandLine } from './command-line.js';
 import { type CliIO, EXIT, UsageError } from './io.js';
 import { main } from './main.js';
 
@@ -138,4 +138,23 @@ test("README's option tables name only options the command's help lists", async 
     }
   }
   assert.ok(checked >= 15, `${checked} README options checked`);
+});
+
+test('--bridge: on or off, anything else a usage error naming the value', async () => {
+  assert.equal(bridgeSwitch('on'), true);
+  assert.equal(bridgeSwitch('off'), false);
+  assert.equal(bridgeSwitch(undefined), undefined);
+  assert.throws(
+    () => bridgeSwitch('yes'),
+    (e) => e instanceof UsageError && /got yes/.test(e.message),
+  );
+  for (const args of [
+    ['search', 'x'],
+    ['eval', '--set', 'x.jsonl', '--repo', '.'],
+  ]) {
+    const [command, ...rest] = args as [string, ...string[]];
+    const r = await runMain([command, '--bridge', 'maybe', ...rest]);
+    assert.equal(r.code, EXIT.usage, command);
+    assert.match(r.stderr, /--bridge must be on or off, got maybe/);
+  }
 });

@@ -139,6 +139,22 @@ export const REWRITE_OPTION = {
   },
 } as const satisfies OptionSpecs;
 
+/** The offline vocabulary bridge's command-line option, shared by search and eval. */
+export const BRIDGE_OPTION = {
+  bridge: {
+    type: 'string',
+    value: '<on|off>',
+    help: "offline vocabulary bridge: natural-language queries also search the identifiers the repository's own statistics relate to their words (default: off)",
+  },
+} as const satisfies OptionSpecs;
+
+/** `--bridge`'s value as the request's switch; undefined when not given. */
+export function bridgeSwitch(value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'on' || value === 'off') return value === 'on';
+  throw new UsageError(`--bridge must be on or off, got ${value}`);
+}
+
 /** `--rewrite`'s value checked; undefined when not given. */
 export function rewriteMode(value: string | undefined): 'auto' | 'on' | 'off' | undefined {
   if (value === undefined || value === 'auto' || value === 'on' || value === 'off') return value;

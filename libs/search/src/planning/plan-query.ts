@@ -28,9 +28,16 @@ import { DEFAULT_DOC_MULTIPLIER, DEFAULT_FOCUS_MULTIPLIER, planFocus } from './f
 import { adaptiveVectorWeight } from './fusion-weights.js';
 import { keywordTerms } from './keyword-terms.js';
 import { hasQueryFilters, mergeFilters } from './merge-filter.js';
-import { decideRewrite } from './rewrite-decision.js';
+import { classifyProse, decideRewrite } from './rewrite-decision.js';
 import { allSwitches, resolveSwitches } from './switches.js';
-import type { FusionMode, LlmRewritePlan, PlannerConfig, PlanOptions, QueryPlan } from './types.js';
+import type {
+  BridgePlan,
+  FusionMode,
+  LlmRewritePlan,
+  PlannerConfig,
+  PlanOptions,
+  QueryPlan,
+} from './types.js';
 import { vectorText } from './vector-text.js';
 
 // Defined in core, where the surfaces that only translate requests find them too.
@@ -55,6 +62,8 @@ export const DEFAULT_PLANNER_CONFIG: Readonly<Omit<PlannerConfig, 'synonyms'>> =
   // Each feature stays switchable per request and per repository; the
   // evaluation decides which stay on by default.
   ...allSwitches(true),
+  // Off until the evaluation shows it helps every set (docs/EVALUATION.md, 2026-11-25).
+  bridge: false,
   docMultiplier: DEFAULT_DOC_MULTIPLIER,
   fileScore: 'best',
   fileDecay: DEFAULT_FILE_DECAY,
@@ -283,6 +292,8 @@ export function planQuery(
 
   const llmRewrite = planLlmRewrite(parsed, options);
   reasons.push(`llm rewrite: ${llmRewrite.decision}, ${llmRewrite.reason}`);
+  const bridge = planBridge(parsed, on.bridge);
+  reasons.push(`bridge: ${bridge.decision}, ${bridge.reason}`);
 
   return {
     version: 1,
@@ -300,7 +311,22 @@ export function planQuery(
     files,
     boostDepth: Math.min(depth, MAX_BOOST_DEPTH),
     llmRewrite,
+    bridge,
     reasons,
+  };
+}
+
+function planBridge(parsed: ParsedQuery, enabled: boolean): BridgePlan {
+  const prose = classifyProse(parsed);
+  const run = enabled && prose.kind === 'natural';
+  return {
+    enabled,
+    decision: run ? 'run' : 'skip',
+    reason: enabled ? prose.reason : 'switched off (--bridge, the config file or the default)',
+    terms: [],
+    candidates: 0,
+    ms: null,
+    outcome: null,
   };
 }
 

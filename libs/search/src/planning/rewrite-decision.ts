@@ -38,27 +38,54 @@ export function decideRewrite(
   if (mode === 'off') return never('off (requested)');
   if (model === null)
     return never('no model configured (CODESIFT_LLM_MODEL or the config file\'s "llm.model")');
-  if (parsed.hasTrace) return never('the query holds a stack trace');
-  if (parsed.isIdentifierOnly) return never('the query is identifiers only');
-  if (parsed.text.length >= LONG_REPORT_CHARS) return never('a long pasted report');
-  const words = parsed.terms.filter((t) => !t.stop && t.trace === undefined);
-  if (words.length > 0 && words.every((t) => t.shape !== 'word')) {
-    return never('the query names code (identifiers, qualified names, paths)');
-  }
-  const prose = words.filter((t) => t.shape === 'word').length;
-  if (prose >= MIN_PROSE_WORDS) {
-    return { decision: 'run', reason: `natural language (${prose} words)`, retryOnEmpty: false };
-  }
+  const prose = classifyProse(parsed);
+  if (prose.kind === 'natural')
+    return { decision: 'run', reason: prose.reason, retryOnEmpty: false };
+  if (prose.kind === 'never') return never(prose.reason);
   if (mode === 'on') {
     return {
       decision: 'run',
-      reason: `short keyword query (${prose} words), rewrite on`,
+      reason: `short keyword query (${prose.words} words), rewrite on`,
       retryOnEmpty: false,
     };
   }
+  return { decision: 'skip', reason: prose.reason, retryOnEmpty: true };
+}
+
+/**
+ * What kind of text a query is, for the steps that translate natural
+ * language into the repository's vocabulary (the LLM rewrite, the offline
+ * bridge): 'natural' language of MIN_PROSE_WORDS words or more, 'short'
+ * keyword queries, or text that is 'never' translated (a stack trace,
+ * identifiers only, a long pasted report, code names alone).
+ */
+export function classifyProse(parsed: ParsedQuery): {
+  kind: 'natural' | 'short' | 'never';
+  reason: string;
+  words: number;
+} {
+  if (parsed.hasTrace) return { kind: 'never', reason: 'the query holds a stack trace', words: 0 };
+  if (parsed.isIdentifierOnly) {
+    return { kind: 'never', reason: 'the query is identifiers only', words: 0 };
+  }
+  if (parsed.text.length >= LONG_REPORT_CHARS) {
+    return { kind: 'never', reason: 'a long pasted report', words: 0 };
+  }
+  const words = parsed.terms.filter((t) => !t.stop && t.trace === undefined);
+  if (words.length > 0 && words.every((t) => t.shape !== 'word')) {
+    return {
+      kind: 'never',
+      reason: 'the query names code (identifiers, qualified names, paths)',
+      words: 0,
+    };
+  }
+  const prose = words.filter((t) => t.shape === 'word').length;
+  if (prose >= MIN_PROSE_WORDS) {
+    return { kind: 'natural', reason: `natural language (${prose} words)`, words: prose };
+  }
   return {
-    decision: 'skip',
+    kind: 'short',
     reason: `a short keyword query (${prose} of ${MIN_PROSE_WORDS} words)`,
-    retryOnEmpty: true,
+    words: prose,
   };
 }

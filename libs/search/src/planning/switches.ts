@@ -6,7 +6,7 @@
  * declarations below.
  */
 
-/** Every switch defaults to true: the evaluation decides which stay on. */
+/** Every switch defaults to true but the bridge (see DEFAULT_PLANNER_CONFIG): the evaluation decides which stay on. */
 export interface PlannerSwitches {
   /** Code-aware synonyms and identifier variants on the keyword side; default true. */
   expansion: boolean;
@@ -25,6 +25,12 @@ export interface PlannerSwitches {
    * and repository metadata (.github/, CI, funding, contributing) for questions that do not name it; default true.
    */
   docDemotion: boolean;
+  /**
+   * The offline vocabulary bridge: natural-language queries also search the
+   * identifiers the repository's own statistics relate to their words
+   * (bridge-step.ts); default in DEFAULT_PLANNER_CONFIG.
+   */
+  bridge: boolean;
 }
 
 export type PlannerSwitch = keyof PlannerSwitches;
@@ -38,6 +44,7 @@ const SWITCH_KEYS: Readonly<Record<PlannerSwitch, true>> = {
   boilerplate: true,
   reportFocus: true,
   docDemotion: true,
+  bridge: true,
 };
 
 /** The keys of PlannerSwitches, for code that walks them (validation, defaults, request options). */

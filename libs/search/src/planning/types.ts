@@ -25,8 +25,11 @@ export interface PlannedTerm {
   term: string;
   /** Multiplies the term's BM25 contribution; originals 1, expansions less. */
   weight: number;
-  /** 'rewrite': suggested by the LLM rewrite (rewrite-step.ts), weighted below the user's words. */
-  source: ExpansionSource | 'rewrite';
+  /**
+   * 'rewrite': suggested by the LLM rewrite (rewrite-step.ts); 'bridge': by
+   * the offline vocabulary bridge (bridge-step.ts); both weighted below the user's words.
+   */
+  source: ExpansionSource | 'rewrite' | 'bridge';
   /** The user's text it came from. */
   from: string;
 }
@@ -70,6 +73,23 @@ export interface LlmRewritePlan {
   ms: number | null;
   /** Why the step's answer was not used, e.g. 'timeout: no answer ...'; null when used or not run. */
   fallback: string | null;
+}
+
+/** The offline vocabulary bridge (planning/rewrite-decision.ts classifyProse, then bridge-step.ts). */
+export interface BridgePlan {
+  /** The `bridge` switch. */
+  enabled: boolean;
+  /** The planner's decision; the step may still add nothing (see `outcome`). */
+  decision: 'run' | 'skip';
+  reason: string;
+  /** The identifiers added as keyword OR terms, best first, with their weight, score and why. */
+  terms: { name: string; term: string; weight: number; score: number; why: string }[];
+  /** Symbols in the vocabulary slice that were ranked. */
+  candidates: number;
+  /** Milliseconds the step took; null when it did not run. */
+  ms: number | null;
+  /** What the step did, or why it added nothing or was skipped at run time; null when not run. */
+  outcome: string | null;
 }
 
 /** How a file's score is made from its chunks' when results are collapsed to files. */
@@ -181,6 +201,7 @@ export interface QueryPlan {
   /** Best fused candidates whose content is read for anchor matching. */
   boostDepth: number;
   llmRewrite: LlmRewritePlan;
+  bridge: BridgePlan;
   /** The decisions above in words, in the order they were taken. */
   reasons: string[];
 }

@@ -16,6 +16,8 @@ import { createEmbedderFromEnv, type Embedder } from '@codesift/models';
 import { defaultIndexPath, type IndexProgress } from '@codesift/pipeline';
 import { type FusionMode, openLocalEngine } from '@codesift/search';
 import {
+  BRIDGE_OPTION,
+  bridgeSwitch,
   HELP_OPTION,
   type OptionSpecs,
   optionHelp,
@@ -118,6 +120,7 @@ const SWITCH_OPTIONS = {
     help: "best, decayed or auto: a file's score from its best chunk, or best plus a decayed share of its next chunks; auto: decayed for long (report) queries",
   },
   ...REWRITE_OPTION,
+  ...BRIDGE_OPTION,
   'no-baseline': { type: 'boolean', help: 'skip the BM25 baseline' },
   json: { type: 'boolean', help: 'print the full report as JSON (with per-query ranks)' },
   quiet: { type: 'boolean', short: 'q', help: 'no progress on stderr' },
@@ -216,6 +219,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (values['no-boilerplate']) switches.boilerplate = false;
   const rewrite = rewriteMode(values.rewrite);
   if (rewrite) switches.rewrite = rewrite;
+  const bridge = bridgeSwitch(values.bridge);
+  if (bridge !== undefined) switches.bridge = bridge;
   const fileScore = values['file-score'];
   if (fileScore !== undefined) {
     if (fileScore !== 'best' && fileScore !== 'decayed' && fileScore !== 'auto') {

@@ -8,6 +8,8 @@ import type {
   SearchResult,
 } from '@codesift/search';
 import {
+  BRIDGE_OPTION,
+  bridgeSwitch,
   HELP_OPTION,
   type OptionSpecs,
   optionHelp,
@@ -79,6 +81,7 @@ const OPTIONS = {
     help: 'no focus scoring (tests and code rank alike)',
   },
   ...REWRITE_OPTION,
+  ...BRIDGE_OPTION,
   files: { type: 'boolean', help: 'one result per file (its best chunk)' },
   'keyword-only': {
     type: 'boolean',
@@ -162,6 +165,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     throw new UsageError(`--focus must be implementation, tests or all, got ${focus}`);
   }
   const rewrite = rewriteMode(values.rewrite);
+  const bridge = bridgeSwitch(values.bridge);
   let deadlineMs: number | undefined;
   if (values.deadline !== undefined) {
     deadlineMs = Number(values.deadline);
@@ -184,6 +188,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (fusion) request.fusion = fusion as FusionMode;
   if (focus) request.focus = focus;
   if (rewrite) request.rewrite = rewrite;
+  if (bridge !== undefined) request.bridge = bridge;
   if (values['no-expansion']) request.expansion = false;
   if (values['no-anchor']) request.anchors = false;
   if (values['no-focus']) request.focusScoring = false;
@@ -317,6 +322,15 @@ export function renderPlan(plan: QueryPlan): string {
         (rw.fallback
           ? `fell back: ${oneLine(rw.fallback, 120)}`
           : `terms ${rw.terms.join(' ') || '(none)'}${rw.dropped.length > 0 ? `, dropped ${rw.dropped.join(' ')}` : ''}, focus ${rw.focus ?? '(unchanged)'}`),
+    );
+  }
+  const br = plan.bridge;
+  if (br?.ms != null) {
+    lines.push(
+      `  bridge: ${br.ms} ms, ${br.candidates} candidates; ` +
+        (br.terms.length > 0
+          ? `terms ${br.terms.map((t) => `${t.term}^${round(t.weight)}`).join(' ')}`
+          : oneLine(br.outcome ?? '', 120)),
     );
   }
   return `${lines.join('\n')}\n`;
