@@ -4,16 +4,13 @@
  * a store without co-occurrence counts (the cluster's, for now).
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { indexRepository } from '@codesift/pipeline';
 import { openSqliteIndex } from '@codesift/stores';
 import { BRIDGE_TERM_WEIGHT } from './bridge-score.js';
 import { bridgeTerms } from './bridge-step.js';
 import { openEngine, openLocalEngine } from './engine.js';
 import { localSearchIndex } from './search-index.js';
+import { type IndexedTree, indexedTree } from './testing/indexed-tree.js';
 import type { SearchEngine } from './types.js';
 
 const TREE: Record<string, string> = {
@@ -47,25 +44,19 @@ for (let i = 0; i < 120; i++) {
 
 const QUESTION = 'retry the request again after a timeout';
 
-let dir: string;
+let tree: IndexedTree;
 let indexPath: string;
 let engine: SearchEngine;
 
 before(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'codesift-bridge-'));
-  const root = path.join(dir, 'repo');
-  for (const [rel, text] of Object.entries(TREE)) {
-    mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    writeFileSync(path.join(root, rel), text);
-  }
-  indexPath = path.join(dir, 'index.db');
-  await indexRepository({ root, indexPath, vectors: false });
+  tree = await indexedTree('codesift-bridge-', TREE);
+  indexPath = tree.indexPath;
   engine = await openLocalEngine({ indexPath, embedder: null, llm: null });
 });
 
 after(async () => {
   await engine.close();
-  rmSync(dir, { recursive: true, force: true });
+  tree.remove();
 });
 
 describe('the offline bridge', () => {

@@ -3,17 +3,14 @@
  * tree and the fake Ollama server on loopback (@codesift/llm/testing).
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createLlmClient, LLM_DEFAULTS, type LlmConfig } from '@codesift/llm';
 import { type FakeLlmServer, promptText, startFakeLlmServer } from '@codesift/llm/testing';
-import { indexRepository } from '@codesift/pipeline';
 import { openSqliteIndex } from '@codesift/stores';
 import { openEngine, openLocalEngine } from './engine.js';
 import { REWRITE_SCHEMA, REWRITE_TERM_WEIGHT } from './rewrite-step.js';
 import { localSearchIndex } from './search-index.js';
+import { type IndexedTree, indexedTree } from './testing/indexed-tree.js';
 import type { SearchRequest, SearchResponse } from './types.js';
 
 const TREE: Record<string, string> = {
@@ -43,25 +40,19 @@ test('a link is stored', () => { new GraphStore().addEdge('a', 'b'); });
 
 const QUESTION = 'how does a new edge get into the graph store';
 
-let dir: string;
+let tree: IndexedTree;
 let indexPath: string;
 let fake: FakeLlmServer;
 
 before(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'codesift-rewrite-'));
-  const root = path.join(dir, 'repo');
-  for (const [rel, text] of Object.entries(TREE)) {
-    mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    writeFileSync(path.join(root, rel), text);
-  }
-  indexPath = path.join(dir, 'index.db');
-  await indexRepository({ root, indexPath, vectors: false });
+  tree = await indexedTree('codesift-rewrite-', TREE);
+  indexPath = tree.indexPath;
   fake = await startFakeLlmServer({ models: ['qwen3:0.6b'] });
 });
 
 after(async () => {
   await fake.close();
-  rmSync(dir, { recursive: true, force: true });
+  tree.remove();
 });
 
 function client(over: Partial<LlmConfig> = {}) {
