@@ -116,7 +116,11 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
       ? scanFiles(options.only, scanOptions)
       : null;
   const scanned = narrowed
-    ? { files: narrowed.files, skipped: countSkips(narrowed.skippedFiles) }
+    ? {
+        files: narrowed.files,
+        skipped: countSkips(narrowed.skippedFiles),
+        skippedFiles: narrowed.skippedFiles,
+      }
     : await scan({ ...scanOptions, signal });
   progress.filesScanned = scanned.files.length;
 
