@@ -75,8 +75,8 @@ export interface EvalOptions {
   /**
    * Feature switches passed with every search (expansion, anchors,
    * focusScoring, definitions, boilerplate, reportFocus, docDemotion,
-   * fileScore, vectorWeight, planning, bridge) and the LLM rewrite's mode, for
-   * ablations.
+   * fileScore, vectorWeight, planning, bridge), the LLM rewrite's mode and
+   * the query variants (count, kinds, merge), for ablations.
    */
   switches?: EvalSwitches;
   /** Run the plain BM25 baseline side by side (default true). */
@@ -108,6 +108,9 @@ export type EvalSwitches = Pick<
   | 'planning'
   | 'rewrite'
   | 'bridge'
+  | 'variants'
+  | 'variantKinds'
+  | 'variantMerge'
 >;
 
 export interface SystemAnswer {

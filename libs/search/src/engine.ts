@@ -17,7 +17,9 @@
  *    statistics relate to the query's words join the keyword side
  *    (bridge-step.ts);
  * 2. retrieve: keyword and vector sides in parallel under the deadline,
- *    a failed or late side dropped and reported (retrieval.ts);
+ *    a failed or late side dropped and reported (retrieval.ts); with query
+ *    variants (planning/variants.ts), each variant retrieves so, all in
+ *    parallel with one embedding batch, merged per chunk (variants-step.ts);
  * 3. rank: fuse the sides, read what the boosts need (evidence.ts), apply
  *    definition and anchor boosts and focus, collapse to files (ranking.ts);
  * 4. hydrate: the top results from the chunk store, with snippets; the chunk
@@ -32,6 +34,7 @@ import { CodesiftError, errorMessage, type SymbolInfo } from '@codesift/core';
 import type { LlmClient } from '@codesift/llm';
 import type { ParsedQuery } from '@codesift/query';
 import { openSqliteIndex } from '@codesift/stores';
+import { batchedQueryEmbedder } from './batched-embedder.js';
 import { bridgeStep } from './bridge-step.js';
 import { type Evidence, gatherEvidence } from './evidence.js';
 import { cannotListFileSymbols } from './file-symbols.js';
@@ -48,8 +51,10 @@ import {
   planOptions,
   withRequestSynonyms,
 } from './options.js';
-import { planQuery, planText, rewriteAndParse } from './planning/plan-query.js';
-import type { PlannerConfig, PlanOptions, QueryPlan } from './planning/types.js';
+import { PHRASINGS_CACHE_SIZE, PhrasingsCache, phrasingsStep } from './phrasings-step.js';
+import { planQuery, planText, rewriteAndParse, withVariants } from './planning/plan-query.js';
+import type { PlannerConfig, PlanOptions, QueryPlan, VariantsPlan } from './planning/types.js';
+import type { VariantSources } from './planning/variants.js';
 import { type QueryEmbedder, queryEmbedderFor } from './query-embedder.js';
 import { type Fused, fuseSides, type Ranked, rank } from './ranking.js';
 import { readTemplateLines } from './repo-templates.js';
@@ -64,6 +69,7 @@ import type {
   SearchResult,
   Snippet,
 } from './types.js';
+import { retrieveVariants } from './variants-step.js';
 import { listVocabulary, type VocabularyRequest } from './vocabulary.js';
 
 export type { EngineSettings } from './options.js';
@@ -177,6 +183,10 @@ class Engine implements SearchEngine {
   private closed = false;
   private chunkCount: { at: number; n: number } | null = null;
   private templates: { at: number; lines: ReadonlySet<string> } | null = null;
+  /** The model's phrasings per (index version, question, count). */
+  private readonly phrasings = new PhrasingsCache(PHRASINGS_CACHE_SIZE);
+  /** The embedder as the variants share it: their texts in one batch (batched-embedder.ts). */
+  private readonly batchedEmbedder: QueryEmbedder | null;
 
   constructor(
     private readonly index: SearchIndex,
@@ -185,7 +195,9 @@ class Engine implements SearchEngine {
     private readonly llm: LlmClient | null,
     /** Mark hits and snippets whose file changed on disk since it was indexed (freshness.ts). */
     private readonly checkFreshness: boolean,
-  ) {}
+  ) {
+    this.batchedEmbedder = embedder === null ? null : batchedQueryEmbedder(embedder);
+  }
 
   /**
    * The steps in order (see the top of this file), each over the previous
@@ -226,8 +238,25 @@ class Engine implements SearchEngine {
       degradedRewrite.push(...step.value.degraded);
       rewriteMs = (rewriteMs ?? 0) + step.ms;
     };
+    // The model's phrasings (query variants) are asked for beside the rewrite, not after it.
+    let viewSources: VariantSources = {};
+    const phrasing = this.phrasingsFor(plan, parsed, deadline);
     if (this.llm !== null && plan.llmRewrite.decision === 'run') await rewriteOnce(false);
-    // 1c. the offline bridge.
+    if (phrasing !== null) {
+      const p = await phrasing;
+      degradedRewrite.push(...p.degraded);
+      viewSources = { phrasings: p.phrasings };
+      plan = withVariants(plan, parsed, options, this.configFor(request, templates), viewSources);
+      const note = p.plan?.fallback
+        ? `llm phrasings: fell back, ${p.plan.fallback}`
+        : `llm phrasings: ${p.phrasings.length} from ${p.plan?.model}${p.plan?.cached ? ' (cached)' : ''}`;
+      plan = {
+        ...plan,
+        variants: { ...plan.variants, phrasings: p.plan },
+        reasons: [...plan.reasons, note],
+      };
+    }
+    // 1c. the offline bridge; its identifiers are a view of their own too.
     const degradedBridge: string[] = [];
     let bridgeMs: number | undefined;
     if (plan.bridge.decision === 'run') {
@@ -235,6 +264,12 @@ class Engine implements SearchEngine {
       plan = step.value.plan;
       degradedBridge.push(...step.value.degraded);
       bridgeMs = step.ms;
+      if (plan.bridge.terms.length > 0) {
+        const phrased = plan.variants.phrasings;
+        viewSources = { ...viewSources, bridge: plan.bridge.terms.map((t) => t.name) };
+        plan = withVariants(plan, parsed, options, this.configFor(request, templates), viewSources);
+        plan = { ...plan, variants: { ...plan.variants, phrasings: phrased } };
+      }
     }
     // Runs beside the sides (a remote index answers over the network); a failure only
     // degrades the count, like a failed side degrades the answer.
@@ -242,23 +277,45 @@ class Engine implements SearchEngine {
       (n) => ({ ok: true as const, n }),
       (error: unknown) => ({ ok: false as const, error }),
     );
-    // 2. retrieve. (Query variants would retrieve once each, in parallel, then merge per chunk.)
-    const retrieveFor = () =>
-      retrieve(
+    // 2. retrieve: the query alone, or each of its variants in parallel, merged per chunk.
+    const retrieveFor = async (): Promise<{ retrieved: Retrieved; fused: Timed<Fused> }> => {
+      const limits = {
+        deadlineAt: deadline?.at,
+        deadlineMs: request.deadlineMs,
+        signal: request.signal,
+      };
+      if (plan.variants.list.length > 1) {
+        // The rewrite's terms are the query's own now: the query's view is planned again.
+        if (plan.llmRewrite.terms.length > 0) {
+          const phrased = plan.variants.phrasings;
+          plan = withVariants(
+            plan,
+            parsed,
+            options,
+            this.configFor(request, templates),
+            viewSources,
+          );
+          plan = { ...plan, variants: { ...plan.variants, phrasings: phrased } };
+        }
+        const sources = { index: this.index, embedder: this.batchedEmbedder };
+        const tv = performance.now();
+        const v = await retrieveVariants(plan, filter, sources, limits);
+        plan = v.plan;
+        return { retrieved: v.retrieved, fused: { value: v.fused, ms: performance.now() - tv } };
+      }
+      const retrieved = await retrieve(
         plan,
         filter,
         { index: this.index, embedder: this.embedder },
-        { deadlineAt: deadline?.at, deadlineMs: request.deadlineMs, signal: request.signal },
+        limits,
       );
-    let retrieved = await retrieveFor();
-    let fused = await timed(() => fuseSides(plan, retrieved));
+      return { retrieved, fused: await timed(() => fuseSides(plan, retrieved)) };
+    };
+    let { retrieved, fused } = await retrieveFor();
     if (fused.value.hits.length === 0 && this.llm !== null && plan.llmRewrite.retryOnEmpty) {
       // A skipped short query that found nothing: one rewrite attempt, then retrieve again.
       await rewriteOnce(true);
-      if (plan.llmRewrite.terms.length > 0) {
-        retrieved = await retrieveFor();
-        fused = await timed(() => fuseSides(plan, retrieved));
-      }
+      if (plan.llmRewrite.terms.length > 0) ({ retrieved, fused } = await retrieveFor());
     }
     // 3. rank, then 4. hydrate.
     const ranked = await timed(() => this.rankStep(plan, fused.value));
@@ -306,6 +363,43 @@ class Engine implements SearchEngine {
     };
   }
 
+  /** The planner's settings for one request: its synonyms and the repository's issue-template lines. */
+  private configFor(request: SearchRequest, templateLines: ReadonlySet<string>): PlannerConfig {
+    return { ...withRequestSynonyms(this.planner, request), templateLines };
+  }
+
+  /**
+   * The phrasings step, started, when the plan wants the model's phrasings
+   * as variants (a model, a question the rewrite decision sends, room in the
+   * count, the kind allowed); null otherwise.
+   */
+  private phrasingsFor(
+    plan: QueryPlan,
+    parsed: ParsedQuery,
+    deadline: { at: number; ms: number } | undefined,
+  ): Promise<{ phrasings: string[]; degraded: string[]; plan: VariantsPlan['phrasings'] }> | null {
+    const v = plan.variants;
+    const llm = this.llm;
+    if (llm === null || plan.llmRewrite.decision !== 'run') return null;
+    if (v.requested < 2 || !v.kinds.includes('phrasing')) return null;
+    const started = performance.now();
+    return (async () => {
+      const indexVersion = (await this.index.meta()).updatedAt;
+      const p = await phrasingsStep(
+        parsed.text,
+        v.requested - 1,
+        { llm, cache: this.phrasings, indexVersion },
+        rewriteBudget(deadline, performance.now()),
+      );
+      const ms = Math.round(performance.now() - started);
+      return {
+        phrasings: p.phrasings,
+        degraded: p.degraded,
+        plan: { model: llm.model, ms, cached: p.cached, fallback: p.fallback },
+      };
+    })();
+  }
+
   /** Parse (after the boilerplate rewrite, when on) and plan: pure, no I/O. */
   private planStep(
     query: string,
@@ -314,7 +408,7 @@ class Engine implements SearchEngine {
     t0: number,
     templateLines: ReadonlySet<string>,
   ): Planned {
-    const config = { ...withRequestSynonyms(this.planner, request), templateLines };
+    const config = this.configFor(request, templateLines);
     const { parsed, rewrite } = rewriteAndParse(query, options, config);
     const tp = performance.now();
     const plan = planQuery(parsed, options, config, rewrite);

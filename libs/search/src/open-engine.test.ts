@@ -11,34 +11,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { analyze } from '@codesift/analysis';
 import { CodesiftError } from '@codesift/core';
-import type { Embedder } from '@codesift/models';
 import { indexRepository } from '@codesift/pipeline';
 import { openSqliteIndex } from '@codesift/stores';
 import { openEngine, openLocalEngine } from './engine.js';
 import type { SearchIndex } from './search-index.js';
+import { hashEmbedder } from './testing/fixtures.js';
 import type { SearchRequest, SearchResponse } from './types.js';
-
-function hashEmbedder(name = 'test:hash-48', dimensions = 48): Embedder {
-  const embedOne = (text: string): Float32Array => {
-    const v = new Float32Array(dimensions);
-    for (const t of analyze(text)) {
-      let h = 2166136261;
-      for (let i = 0; i < t.length; i++) h = Math.imul(h ^ t.charCodeAt(i), 16777619);
-      v[(h >>> 0) % dimensions]! += 1;
-    }
-    const norm = Math.hypot(...v) || 1;
-    return v.map((x) => x / norm);
-  };
-  return {
-    name,
-    dimensions,
-    maxBatch: 64,
-    embed: async (texts) => texts.map(embedOne),
-    close: async () => {},
-  };
-}
 
 const TREE: Record<string, string> = {
   'src/queue/work-queue.ts': `/** A bounded queue of jobs consumed by workers. */

@@ -13,9 +13,10 @@ import {
 } from '@codesift/llm';
 import type { Embedder } from '@codesift/models';
 import { mergeSynonymTables } from '@codesift/query';
-import { NO_PLANNING } from './planning/plan-query.js';
+import { ALL_VARIANT_KINDS, NO_PLANNING } from './planning/plan-query.js';
 import { PLANNER_SWITCHES } from './planning/switches.js';
-import type { FusionMode, PlannerConfig, PlanOptions } from './planning/types.js';
+import type { FusionMode, PlannerConfig, PlanOptions, VariantKind } from './planning/types.js';
+import { MAX_VARIANTS } from './planning/variants.js';
 import { plannerConfigFrom, readSearchConfig, type SearchConfig } from './search-config.js';
 import type { SearchRequest } from './types.js';
 
@@ -131,7 +132,7 @@ export function planOptions(request: SearchRequest, vectorAvailable: boolean): P
       },
     );
   }
-  const out: PlanOptions = { limit, vectorAvailable };
+  const out: PlanOptions = { limit, vectorAvailable, ...variantOptions(request) };
   if (request.rewrite !== undefined) out.rewrite = request.rewrite;
   if (request.fusion !== undefined) out.fusion = request.fusion;
   if (request.vectorWeight !== undefined) out.vectorWeight = request.vectorWeight;
@@ -162,6 +163,43 @@ export function planOptions(request: SearchRequest, vectorAvailable: boolean): P
   if (request.keywordOnly) out.keywordOnly = true;
   if (request.collapseFiles) out.collapseFiles = true;
   if (request.filter !== undefined) out.filter = request.filter;
+  return out;
+}
+
+/** The request's variant options, checked. */
+function variantOptions(request: SearchRequest): Partial<PlanOptions> {
+  const out: Partial<PlanOptions> = {};
+  const n = request.variants;
+  if (n !== undefined) {
+    if (!(Number.isInteger(n) && n >= 0 && n <= MAX_VARIANTS)) {
+      throw new CodesiftError(
+        'INVALID_ARGUMENT',
+        `variants must be an integer from 0 to ${MAX_VARIANTS}, got ${n}`,
+        { hint: '0 turns variants off' },
+      );
+    }
+    out.variants = n;
+  }
+  if (request.variantKinds !== undefined) {
+    const known = new Set<string>(ALL_VARIANT_KINDS);
+    const bad = request.variantKinds.filter((k) => !known.has(k));
+    if (!Array.isArray(request.variantKinds) || bad.length > 0) {
+      throw new CodesiftError('INVALID_ARGUMENT', `unknown variant kind ${JSON.stringify(bad)}`, {
+        hint: `use ${ALL_VARIANT_KINDS.join(', ')}`,
+      });
+    }
+    out.variantKinds = [...request.variantKinds] as VariantKind[];
+  }
+  if (request.variantMerge !== undefined) {
+    if (request.variantMerge !== 'max' && request.variantMerge !== 'rrf') {
+      throw new CodesiftError(
+        'INVALID_ARGUMENT',
+        `unknown variantMerge ${JSON.stringify(request.variantMerge)}`,
+        { hint: "use 'max' or 'rrf'" },
+      );
+    }
+    out.variantMerge = request.variantMerge;
+  }
   return out;
 }
 

@@ -1,7 +1,13 @@
 import type { SymbolInfo } from '@codesift/core';
 import type { SynonymMergeMode, SynonymTable } from '@codesift/query';
 import type { PlannerSwitches } from './planning/switches.js';
-import type { FusionMode, QueryPlan, RewriteMode } from './planning/types.js';
+import type {
+  FusionMode,
+  QueryPlan,
+  RewriteMode,
+  VariantKind,
+  VariantMerge,
+} from './planning/types.js';
 
 /** Restricts a search. Globs are picomatch patterns over paths relative to the indexed root. */
 export interface SearchFilter {
@@ -65,6 +71,17 @@ export interface SearchRequest extends Partial<PlannerSwitches> {
    * never. See planning/rewrite-decision.ts.
    */
   rewrite?: RewriteMode;
+  /**
+   * Search the query as up to this many views of itself (the query included),
+   * in parallel, merged per chunk (planning/variants.ts); 0 or 1: off. Unset:
+   * the engine's default, 3 views of a long pasted report (its summary and
+   * the code it names). Set: every kind allowed unless `variantKinds` says.
+   */
+  variants?: number;
+  /** The variant kinds allowed; unset with `variants` set: all of them. */
+  variantKinds?: VariantKind[];
+  /** How variants merge per chunk: 'rrf' (default) or 'max'. */
+  variantMerge?: VariantMerge;
 }
 
 /** Where a result's score came from. Ranks are 1-based; null when that side did not return the chunk. */

@@ -160,3 +160,40 @@ export function rewriteMode(value: string | undefined): 'auto' | 'on' | 'off' | 
   if (value === undefined || value === 'auto' || value === 'on' || value === 'off') return value;
   throw new UsageError(`--rewrite must be auto, on or off, got ${value}`);
 }
+
+/** Query variants' command-line options, shared by search and eval. */
+export const VARIANT_OPTIONS = {
+  variants: {
+    type: 'string',
+    value: '<n>',
+    help: "search the query as up to n views of itself (the query included), in parallel, merged per chunk (default 3: a long pasted report also by its summary line and by the code it names; a short query has no such views). An explicit n allows every kind: also the identifiers of a query mixing code and prose, and the model's phrasings when a chat model is configured. 0 or 1: off",
+  },
+  'variant-merge': {
+    type: 'string',
+    value: '<method>',
+    help: "how variants merge per chunk: rrf (reciprocal ranks, default) or max (a chunk's best weighted score)",
+  },
+} as const satisfies OptionSpecs;
+
+/** `--variants` and `--variant-merge` checked; undefined for those not given. */
+export function variantOptions(values: { variants?: string; 'variant-merge'?: string }): {
+  variants?: number;
+  variantMerge?: 'max' | 'rrf';
+} {
+  const out: { variants?: number; variantMerge?: 'max' | 'rrf' } = {};
+  if (values.variants !== undefined) {
+    const n = Number(values.variants);
+    if (!(Number.isInteger(n) && n >= 0 && n <= 8)) {
+      throw new UsageError(`--variants must be an integer from 0 to 8, got ${values.variants}`);
+    }
+    out.variants = n;
+  }
+  const merge = values['variant-merge'];
+  if (merge !== undefined) {
+    if (merge !== 'max' && merge !== 'rrf') {
+      throw new UsageError(`--variant-merge must be max or rrf, got ${merge}`);
+    }
+    out.variantMerge = merge;
+  }
+  return out;
+}

@@ -37,7 +37,9 @@ import type {
   PlannerConfig,
   PlanOptions,
   QueryPlan,
+  VariantKind,
 } from './types.js';
+import { OFFLINE_KINDS, planVariants, type VariantSources } from './variants.js';
 import { vectorText } from './vector-text.js';
 
 // Defined in core, where the surfaces that only translate requests find them too.
@@ -53,6 +55,20 @@ export const MAX_BOOST_DEPTH = 500;
 /** Decayed file scores: weight of a file's i-th next chunk is decay^i, over at most this many chunks. */
 export const DEFAULT_FILE_DECAY = 0.5;
 export const FILE_SCORE_CHUNKS = 3;
+/**
+ * Query variants by default, the query itself included (0: off), and the
+ * kinds they use: a pasted report's summary line and the code it names,
+ * which raised Acc@5 on every set measured and lowered it on none (see
+ * docs/EVALUATION.md). A short query has no such views, so it is searched
+ * as before.
+ */
+export const DEFAULT_VARIANTS = 3;
+export const DEFAULT_VARIANT_KINDS: readonly VariantKind[] = Object.freeze(['summary', 'entities']);
+/** Every kind an explicit variant count may use: the offline ones, then the model's phrasings. */
+export const ALL_VARIANT_KINDS: readonly VariantKind[] = Object.freeze([
+  ...OFFLINE_KINDS,
+  'phrasing',
+]);
 
 export const DEFAULT_PLANNER_CONFIG: Readonly<Omit<PlannerConfig, 'synonyms'>> = Object.freeze({
   fusion: 'linear',
@@ -67,6 +83,10 @@ export const DEFAULT_PLANNER_CONFIG: Readonly<Omit<PlannerConfig, 'synonyms'>> =
   docMultiplier: DEFAULT_DOC_MULTIPLIER,
   fileScore: 'best',
   fileDecay: DEFAULT_FILE_DECAY,
+  variants: DEFAULT_VARIANTS,
+  variantKinds: DEFAULT_VARIANT_KINDS,
+  // Chosen by evaluation over max (docs/EVALUATION.md).
+  variantMerge: 'rrf',
 });
 
 /**
@@ -80,6 +100,7 @@ export const NO_PLANNING: Readonly<PlanOptions> = Object.freeze({
   rewrite: 'off',
   ...allSwitches(false),
   fileScore: 'best',
+  variants: 0,
 });
 
 /**
@@ -295,7 +316,7 @@ export function planQuery(
   const bridge = planBridge(parsed, on.bridge);
   reasons.push(`bridge: ${bridge.decision}, ${bridge.reason}`);
 
-  return {
+  const plan: QueryPlan = {
     version: 1,
     rewrite,
     input,
@@ -312,8 +333,45 @@ export function planQuery(
     boostDepth: Math.min(depth, MAX_BOOST_DEPTH),
     llmRewrite,
     bridge,
+    variants: {
+      requested: 0,
+      merge: config.variantMerge,
+      kinds: [],
+      list: [],
+      phrasings: null,
+      reason: 'variants: off',
+    },
     reasons,
   };
+  return withVariants(plan, parsed, options, config);
+}
+
+/**
+ * The plan with its variants planned (again, once the model's phrasings or
+ * the bridge's identifiers are known) and the reason recorded.
+ */
+export function withVariants(
+  plan: QueryPlan,
+  parsed: ParsedQuery,
+  options: PlanOptions,
+  config: PlannerConfig,
+  sources: VariantSources = {},
+): QueryPlan {
+  const count = options.variants ?? config.variants;
+  const kinds =
+    options.variantKinds ??
+    (options.variants === undefined ? config.variantKinds : ALL_VARIANT_KINDS);
+  const variants = planVariants(
+    parsed,
+    plan,
+    config,
+    { count, kinds, merge: options.variantMerge ?? config.variantMerge },
+    sources,
+  );
+  const reasons = plan.reasons.filter((r) => !r.startsWith('variants:'));
+  // Said when there are views, or when they were asked for and there are none.
+  if (variants.list.length > 0 || (options.variants ?? 0) > 1) reasons.push(variants.reason);
+  return { ...plan, variants, reasons };
 }
 
 function planBridge(parsed: ParsedQuery, enabled: boolean): BridgePlan {

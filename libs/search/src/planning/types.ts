@@ -92,6 +92,43 @@ export interface BridgePlan {
   outcome: string | null;
 }
 
+/** A view of the query searched on its own (planning/variants.ts). */
+export type VariantKind = 'words' | 'summary' | 'entities' | 'identifiers' | 'bridge' | 'phrasing';
+
+/** How the variants' results are merged per chunk: the best weighted score, or reciprocal ranks. */
+export type VariantMerge = 'max' | 'rrf';
+
+export interface PlannedVariant {
+  kind: VariantKind;
+  /** The text this view searches. */
+  text: string;
+  keyword: PlannedTerm[];
+  vector: { run: boolean; text: string };
+  /** Its scores' weight in the merge; the query itself is 1. */
+  weight: number;
+  /** Chunks it retrieved (both sides fused); null until retrieval ran, or when it failed. */
+  hits: number | null;
+}
+
+export interface VariantsPlan {
+  /** Variants asked for, the query itself included; 0 or 1: off. */
+  requested: number;
+  merge: VariantMerge;
+  /** The kinds allowed besides the query itself. */
+  kinds: VariantKind[];
+  /** The query itself first; empty when variants are off or the query has no other view. */
+  list: PlannedVariant[];
+  /** The model's phrasings step (phrasings-step.ts); null when it did not run. */
+  phrasings: {
+    model: string;
+    ms: number;
+    cached: boolean;
+    /** Why there are none, e.g. 'timeout: ...'; null when the model answered. */
+    fallback: string | null;
+  } | null;
+  reason: string;
+}
+
 /** How a file's score is made from its chunks' when results are collapsed to files. */
 /** 'auto': decayed for long queries (LONG_REPORT_CHARS or more after the rewrite), best otherwise. */
 export type FileScoreMode = 'best' | 'decayed' | 'auto';
@@ -202,6 +239,8 @@ export interface QueryPlan {
   boostDepth: number;
   llmRewrite: LlmRewritePlan;
   bridge: BridgePlan;
+  /** The query's views searched besides itself (planning/variants.ts). */
+  variants: VariantsPlan;
   /** The decisions above in words, in the order they were taken. */
   reasons: string[];
 }
@@ -225,6 +264,11 @@ export interface PlanOptions extends Partial<PlannerSwitches> {
   rewrite?: RewriteMode;
   /** The engine's configured LLM model; unset or null: none (the rewrite never runs). */
   llmModel?: string | null;
+  /** Query variants, the query itself included (0 or 1: off); unset: the config's. */
+  variants?: number;
+  /** The variant kinds allowed; unset: every offline kind when `variants` is set, else the config's. */
+  variantKinds?: VariantKind[];
+  variantMerge?: VariantMerge;
 }
 
 /** Engine-wide settings: defaults, then the repository's config file (see search-config.ts). */
@@ -245,6 +289,10 @@ export interface PlannerConfig extends PlannerSwitches {
    * boilerplate. The engine reads them from the index; absent: none.
    */
   templateLines?: ReadonlySet<string>;
+  /** Query variants by default (0: off) and the kinds they use. */
+  variants: number;
+  variantKinds: readonly VariantKind[];
+  variantMerge: VariantMerge;
 }
 
 export type { SynonymMergeMode, SynonymTable };

@@ -24,6 +24,8 @@ import {
   parseCommandLine,
   REWRITE_OPTION,
   rewriteMode,
+  VARIANT_OPTIONS,
+  variantOptions,
 } from '../command-line.js';
 import { llmForEval } from '../context-mode.js';
 import { indexFileFromOption } from '../index-location.js';
@@ -121,6 +123,12 @@ const SWITCH_OPTIONS = {
   },
   ...REWRITE_OPTION,
   ...BRIDGE_OPTION,
+  ...VARIANT_OPTIONS,
+  'variant-kinds': {
+    type: 'string',
+    value: '<kinds>',
+    help: 'with --variants: only these kinds, comma-separated (summary, entities, identifiers, bridge, phrasing), for ablations',
+  },
   'no-baseline': { type: 'boolean', help: 'skip the BM25 baseline' },
   json: { type: 'boolean', help: 'print the full report as JSON (with per-query ranks)' },
   quiet: { type: 'boolean', short: 'q', help: 'no progress on stderr' },
@@ -221,6 +229,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (rewrite) switches.rewrite = rewrite;
   const bridge = bridgeSwitch(values.bridge);
   if (bridge !== undefined) switches.bridge = bridge;
+  Object.assign(switches, variantOptions(values));
+  if (values['variant-kinds'] !== undefined) {
+    switches.variantKinds = values['variant-kinds']
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean) as EvalSwitches['variantKinds'];
+  }
   const fileScore = values['file-score'];
   if (fileScore !== undefined) {
     if (fileScore !== 'best' && fileScore !== 'decayed' && fileScore !== 'auto') {

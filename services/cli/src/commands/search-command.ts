@@ -16,6 +16,8 @@ import {
   parseCommandLine,
   REWRITE_OPTION,
   rewriteMode,
+  VARIANT_OPTIONS,
+  variantOptions,
 } from '../command-line.js';
 import { openEngineFromArgs } from '../engine-from-args.js';
 import { type CliIO, EXIT, UsageError } from '../io.js';
@@ -82,6 +84,7 @@ const OPTIONS = {
   },
   ...REWRITE_OPTION,
   ...BRIDGE_OPTION,
+  ...VARIANT_OPTIONS,
   files: { type: 'boolean', help: 'one result per file (its best chunk)' },
   'keyword-only': {
     type: 'boolean',
@@ -166,6 +169,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
   const rewrite = rewriteMode(values.rewrite);
   const bridge = bridgeSwitch(values.bridge);
+  const variants = variantOptions(values);
   let deadlineMs: number | undefined;
   if (values.deadline !== undefined) {
     deadlineMs = Number(values.deadline);
@@ -184,6 +188,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     collapseFiles: values.files,
     explain: values.explain,
     keywordOnly: values['keyword-only'],
+    ...variants,
   };
   if (fusion) request.fusion = fusion as FusionMode;
   if (focus) request.focus = focus;
@@ -314,6 +319,12 @@ export function renderPlan(plan: QueryPlan): string {
   );
   if (plan.vector.run || plan.vector.fallbackOnEmpty) {
     lines.push(`  vector text: ${JSON.stringify(oneLine(plan.vector.text, 120))}`);
+  }
+  for (const v of plan.variants?.list ?? []) {
+    const hits = v.hits === null ? 'failed' : `${v.hits} hits`;
+    lines.push(
+      `  variant ${v.kind} (${hits}, weight ${round(v.weight)}): ${JSON.stringify(oneLine(v.text, 100))}`,
+    );
   }
   const rw = plan.llmRewrite;
   if (rw?.ms != null) {
