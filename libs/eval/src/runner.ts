@@ -111,6 +111,7 @@ export type EvalSwitches = Pick<
   | 'variants'
   | 'variantKinds'
   | 'variantMerge'
+  | 'variantVectors'
 >;
 
 export interface SystemAnswer {

@@ -147,7 +147,20 @@ describe('query variants in the engine', () => {
     try {
       await engine.search({ query: 'warm up the model' });
       embedder.batches.length = 0;
-      const res = await engine.search({ query: REPORT, variants: 3, explain: true });
+      const plain = await engine.search({ query: REPORT, variants: 3 });
+      assert.deepEqual(
+        embedder.batches.map((b) => b.length),
+        [1],
+        'by default only the query itself is embedded',
+      );
+      assert.ok(plain.plan!.variants.list.slice(1).every((v) => !v.vector.run));
+      embedder.batches.length = 0;
+      const res = await engine.search({
+        query: REPORT,
+        variants: 3,
+        variantVectors: true,
+        explain: true,
+      });
       assert.equal(embedder.batches.length, 1, 'one embed() call');
       assert.equal(
         embedder.batches[0]!.length,

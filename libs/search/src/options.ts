@@ -200,6 +200,7 @@ function variantOptions(request: SearchRequest): Partial<PlanOptions> {
     }
     out.variantMerge = request.variantMerge;
   }
+  if (request.variantVectors !== undefined) out.variantVectors = request.variantVectors === true;
   return out;
 }
 

@@ -82,6 +82,8 @@ export interface SearchRequest extends Partial<PlannerSwitches> {
   variantKinds?: VariantKind[];
   /** How variants merge per chunk: 'rrf' (default) or 'max'. */
   variantMerge?: VariantMerge;
+  /** Embed the views in words (a report's summary, the model's phrasings) too, in one batch; default false. */
+  variantVectors?: boolean;
 }
 
 /** Where a result's score came from. Ranks are 1-based; null when that side did not return the chunk. */

@@ -365,7 +365,12 @@ export function withVariants(
     parsed,
     plan,
     config,
-    { count, kinds, merge: options.variantMerge ?? config.variantMerge },
+    {
+      count,
+      kinds,
+      merge: options.variantMerge ?? config.variantMerge,
+      vectors: options.variantVectors === true,
+    },
     sources,
   );
   const reasons = plan.reasons.filter((r) => !r.startsWith('variants:'));

@@ -269,6 +269,8 @@ export interface PlanOptions extends Partial<PlannerSwitches> {
   /** The variant kinds allowed; unset: every offline kind when `variants` is set, else the config's. */
   variantKinds?: VariantKind[];
   variantMerge?: VariantMerge;
+  /** Embed the views in words (summary, phrasings) too; default false. */
+  variantVectors?: boolean;
 }
 
 /** Engine-wide settings: defaults, then the repository's config file (see search-config.ts). */

@@ -55,7 +55,9 @@ describe('query variants (planning)', () => {
     assert.deepEqual(words!.keyword, p.keyword.terms, 'the first variant is the query as planned');
     assert.equal(summary!.text, 'Session cookie lost after redirect to login page');
     assert.ok(summary!.keyword.some((t) => t.term === 'cooki' || t.term.startsWith('cookie')));
-    assert.ok(summary!.vector.run, 'a summary is prose: it is embedded');
+    assert.equal(summary!.vector.run, false, 'the query itself embeds its opening already');
+    const embedded = plan(REPORT, { variants: 3, variantVectors: true }).variants.list[1]!;
+    assert.ok(embedded.vector.run, 'asked for: a summary is prose, it is embedded');
     assert.match(entities!.text, /SessionStore\.load/);
     assert.match(entities!.text, /cookies\.get_cookie_header/);
     assert.match(entities!.text, /app\/session\/store\.py/, 'the frame of the user code');

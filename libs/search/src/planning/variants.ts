@@ -62,13 +62,16 @@ export const OFFLINE_KINDS: readonly VariantKind[] = Object.freeze([
 ]);
 
 /**
- * Views the vector side embeds. Lists of names are not (as an identifier-only
- * query is not), nor the model's phrasings: a paraphrase embeds next to the
- * question it paraphrases, which the query's own vector side already
- * searches, while a vector search per phrasing costs as much as the
- * question's own. Phrasings pay where wording matters: the keyword side.
+ * Views in words, which the vector side may embed (`vectors`); lists of
+ * names never are (an identifier-only query is not either). Off by default:
+ * a report's summary is its opening line, and the query's own vector side
+ * already embeds a report's opening prose first (vector-text.ts; the
+ * built-in model reads about 500 characters), so a second vector search
+ * costs as much as the first to find much the same; a paraphrase embeds
+ * next to the question it paraphrases. The views pay on the keyword side,
+ * where wording matters. Embedded views share one batch (batched-embedder.ts).
  */
-const EMBEDDED_KINDS: ReadonlySet<VariantKind> = new Set<VariantKind>(['words', 'summary']);
+const PROSE_KINDS: ReadonlySet<VariantKind> = new Set<VariantKind>(['summary', 'phrasing']);
 
 /** What the variants step may add beyond the query's own text. */
 export interface VariantSources {
@@ -84,6 +87,8 @@ export interface VariantOptions {
   /** The kinds allowed besides 'words'. */
   kinds: readonly VariantKind[];
   merge: VariantMerge;
+  /** Whether views in words (summary, phrasings) are embedded too; default false. */
+  vectors?: boolean;
 }
 
 /** A pasted report: long and on several lines (the rule infer-focus.ts applies to a report's lead). */
@@ -141,7 +146,7 @@ export function planVariants(
     const key = normalized(c.text);
     if (key === '' || seen.has(key)) continue;
     seen.add(key);
-    const v = variantOf(c.kind, c.text, plan, config);
+    const v = variantOf(c.kind, c.text, plan, config, options.vectors === true);
     if (v.keyword.length > 0 || v.vector.run) list.push(v);
   }
   if (list.length === 1) return off('variants: none, the query has no other view worth searching');
@@ -159,6 +164,7 @@ function variantOf(
   text: string,
   plan: QueryPlan,
   config: Pick<PlannerConfig, 'synonyms'>,
+  vectors: boolean,
 ): PlannedVariant {
   const parsed = parseQuery(text);
   const vt = vectorText(parsed);
@@ -166,7 +172,8 @@ function variantOf(
   // embedded (an identifier-only query skips the vector side for the same reason).
   const run =
     plan.vector.run &&
-    EMBEDDED_KINDS.has(kind) &&
+    vectors &&
+    PROSE_KINDS.has(kind) &&
     !parsed.isIdentifierOnly &&
     vt.text.trim() !== '';
   return {

@@ -129,6 +129,10 @@ const SWITCH_OPTIONS = {
     value: '<kinds>',
     help: 'with --variants: only these kinds, comma-separated (summary, entities, identifiers, bridge, phrasing), for ablations',
   },
+  'variant-vectors': {
+    type: 'boolean',
+    help: "variants: also embed the views in words (a report's summary, the model's phrasings), in one batch",
+  },
   'no-baseline': { type: 'boolean', help: 'skip the BM25 baseline' },
   json: { type: 'boolean', help: 'print the full report as JSON (with per-query ranks)' },
   quiet: { type: 'boolean', short: 'q', help: 'no progress on stderr' },
@@ -230,6 +234,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const bridge = bridgeSwitch(values.bridge);
   if (bridge !== undefined) switches.bridge = bridge;
   Object.assign(switches, variantOptions(values));
+  if (values['variant-vectors']) switches.variantVectors = true;
   if (values['variant-kinds'] !== undefined) {
     switches.variantKinds = values['variant-kinds']
       .split(',')
