@@ -3,12 +3,12 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { analyze } from '@codesift/analysis';
 import { CodesiftError } from '@codesift/core';
 import type { Embedder } from '@codesift/models';
 import { indexRepository } from '@codesift/pipeline';
 import { openSqliteIndex } from '@codesift/stores';
 import { openLocalEngine } from './engine.js';
+import { hashEmbedder as fixtureEmbedder } from './testing/fixtures.js';
 import type { SearchEngine } from './types.js';
 import { MAX_HITS_PER_FILE, MERGE_GAP_LINES } from './units.js';
 
@@ -18,25 +18,7 @@ import { MAX_HITS_PER_FILE, MERGE_GAP_LINES } from './units.js';
  * the vector side ranks like a (crude) lexical model, predictably.
  */
 function hashEmbedder(name = 'test:hash-64', dimensions = 64): Embedder {
-  const embedOne = (text: string): Float32Array => {
-    const v = new Float32Array(dimensions);
-    for (const t of analyze(text)) {
-      let h = 2166136261;
-      for (let i = 0; i < t.length; i++) h = Math.imul(h ^ t.charCodeAt(i), 16777619);
-      v[(h >>> 0) % dimensions]! += 1;
-    }
-    let norm = 0;
-    for (const x of v) norm += x * x;
-    norm = Math.sqrt(norm) || 1;
-    return v.map((x) => x / norm);
-  };
-  return {
-    name,
-    dimensions,
-    maxBatch: 64,
-    embed: async (texts) => texts.map(embedOne),
-    close: async () => {},
-  };
+  return fixtureEmbedder(name, dimensions);
 }
 
 /** An embedder that never answers (a hung Ollama), to exercise the deadline. */
