@@ -138,6 +138,7 @@ describe('LocalWorkspace', () => {
     const followed = ws.follow(job.jobId);
     jobs.finish('succeeded');
     await followed;
+    for (let i = 0; i < 100 && !ws.watching(); i++) await new Promise((r) => setTimeout(r, 10));
     assert.equal(ws.watching(), true);
     assert.equal(watches.length, 1);
 

@@ -114,7 +114,7 @@ export async function openLocalWorkspace(options: LocalWorkspaceOptions): Promis
       // stores check the data version), so an incremental job needs no new
       // one; a first index, a rebuild or a change of embedder do.
       if (real && !rebuild && (await real.engine.status()).embedder === realEmbedder) {
-        await startWatch();
+        void startWatch();
         return;
       }
       const next = await openReal();
@@ -122,7 +122,8 @@ export async function openLocalWorkspace(options: LocalWorkspaceOptions): Promis
     } catch (err) {
       log(`could not open the new index: ${errorMessage(err)}`);
     }
-    await startWatch();
+    // Not awaited: index_codebase answers without waiting for the watch to walk the tree.
+    void startWatch();
   };
 
   let watch: WorkspaceWatch | null = null;
