@@ -60,7 +60,8 @@ async function lookupDefinitions(
 ): Promise<Definition[]> {
   const defs: Definition[] = [];
   for (const id of identifiers) {
-    for (const name of tails ? lookupNames(id) : [id]) {
+    // The written name first (`a::b` as `a.b`), its tails only when the plan allows.
+    for (const name of lookupNames(id).slice(0, tails ? undefined : 1)) {
       const needle = name.toLowerCase();
       const found: Definition[] = [];
       for (const s of await index.symbols.lookup(needle, { limit: 20 })) {

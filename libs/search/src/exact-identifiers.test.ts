@@ -116,3 +116,25 @@ describe('exact identifiers at rank 1 (engine, keyword only)', () => {
     }
   });
 });
+
+describe('a qualified name in a long report still finds its definition', () => {
+  it('`Rack::Reader`-style names are looked up as `Rack.Reader` whatever the query length', async () => {
+    const made = await indexTree('codesift-exact-long-', {
+      'lib/reader.rb': 'module Rack\n  class Reader\n    def read\n      []\n    end\n  end\nend\n',
+      'lib/use.rb': 'Rack::Reader.new\nRack::Reader.new\nRack::Reader.new\n',
+    });
+    const engine = await openLocalEngine({ indexPath: made.indexPath, embedder: null });
+    try {
+      const query = `Rack::Reader reads the input. ${'The body explains the change at length. '.repeat(6)}`;
+      const res = await engine.search({ query, keywordOnly: true, explain: true });
+      const def = res.results.find((r) => r.path === 'lib/reader.rb');
+      assert.ok(
+        def?.explain?.boost !== undefined && def.explain.boost > 0,
+        JSON.stringify(res.results),
+      );
+    } finally {
+      await engine.close();
+      rmSync(made.dir, { recursive: true, force: true });
+    }
+  });
+});
