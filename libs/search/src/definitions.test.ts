@@ -67,6 +67,11 @@ describe('lookupNames', () => {
   it('tries the tails of a dotted name whose head is lowercase', () => {
     assert.deepEqual(lookupNames('cobra.OnInitialize'), ['cobra.OnInitialize', 'OnInitialize']);
     assert.deepEqual(lookupNames('Graph.addEdge'), ['Graph.addEdge']);
+    assert.deepEqual(
+      lookupNames('block.call'),
+      ['block.call'],
+      'a plain one-word tail names too much',
+    );
     assert.deepEqual(lookupNames('std::vec::Vec'), ['std.vec.Vec', 'vec.Vec', 'Vec']);
   });
 });

@@ -111,14 +111,21 @@ export function definitionPathWords(query: string): string[] {
 /**
  * Names to look a written identifier up by: itself, then for a dotted one
  * whose head is lowercase (a package, module or object: `cobra.OnInitialize`,
- * `np.array`, `self.reset`) its shorter tails, since symbol tables hold
- * `OnInitialize`, not the caller's spelling.
+ * `self.reset_all`) its shorter tails, since symbol tables hold
+ * `OnInitialize`, not the caller's spelling; a one-word tail only when it is
+ * code-shaped or a type name (`OnInitialize`, `reset_all`, `Vec`, not `call`).
  */
 export function lookupNames(identifier: string): string[] {
   const parts = identifier.replaceAll('::', '.').split('.');
   const names = [parts.join('.')];
   if (parts.length > 1 && /^\p{Ll}/u.test(parts[0]!)) {
-    for (let i = 1; i < parts.length; i++) names.push(parts.slice(i).join('.'));
+    for (let i = 1; i < parts.length; i++) {
+      const tail = parts.slice(i);
+      // A lone common word (`block.call` -> `call`, `rack.version` -> `version`) names
+      // every middleware's `call`: only a distinctive tail is looked up.
+      if (tail.length > 1 || /^\p{Lu}|[\p{Ll}\p{N}]\p{Lu}|[_$]/u.test(tail[0]!))
+        names.push(tail.join('.'));
+    }
   }
   return names;
 }
