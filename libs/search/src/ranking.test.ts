@@ -144,11 +144,11 @@ describe('rank', () => {
       definitions: new Set(['b2']),
       contents: new Map(),
     });
-    // b2: 0.8 + 1.5 (a short query's boost), then b1 and b3 add 0.5 * 0.9 + 0.25 * 0.8 without boosts.
+    // b2: 0.8 + 1 (boost), then b1 and b3 add 0.5 * 0.9 + 0.25 * 0.8 without boosts.
     assert.deepEqual(
       boosted.map((r) => [r.id, round(r.score)]),
       [
-        ['b2', 2.95],
+        ['b2', 2.45],
         ['a1', 1],
       ],
     );

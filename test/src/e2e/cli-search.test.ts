@@ -176,7 +176,7 @@ describe('codesift search (CLI, end to end)', () => {
       r.stdout,
       /keyword [\d.e-]+ \(#\d+\) · vector [\d.e-]+ \(#\d+\) · fused [\d.]+ · .*anchor \+0\.5000 \(addEdge\)/,
     );
-    assert.match(r.stdout, /definition \+1\.5000 .*focus x0\.5 · score/);
+    assert.match(r.stdout, /definition \+1\.0000 .*focus x0\.5 · score/);
     assert.match(r.stdout, /2 results in [\d.]+ ms · linear fusion/);
 
     const flags = await runCli(

@@ -124,8 +124,9 @@ describe('planQuery', () => {
       rrfK: 60,
       scale: 2 / 61,
     });
-    // Boosts are in the fusion's scale: 1.5 scales for a short query's definitions, 1 for a long report's.
-    assert.equal(rrf.definitions.boost, (2 / 61) * 1.5);
+    // Boosts are in the fusion's scale: 1.5 scales for an identifier-only query's definitions, else 1.
+    assert.equal(rrf.definitions.boost, 2 / 61);
+    assert.equal(plan('server.WithTimeout', { fusion: 'rrf' }).definitions.boost, (2 / 61) * 1.5);
     assert.equal(
       plan(`${'why is parse_amount wrong '.repeat(10)}`, { fusion: 'rrf' }).definitions.boost,
       2 / 61,

@@ -12,7 +12,7 @@
  * - fusion: 'linear' (default 0.4 vector / 0.6 keyword, chosen by evaluation), 'rrf' (k = 60),
  *   or 'adaptive' (linear, weights from specificity: fusion-weights.ts);
  * - definition boost: one fusion scale for the chunk defining a named
- *   symbol (definitions.ts), 1.5 scales in a query of at most 200 chars
+ *   symbol (definitions.ts), 1.5 scales in an identifier-only query
  *   (above the best fused score plus a full anchor match);
  * - anchors: anchors.ts; focus: focus.ts; filters: merge-filter.ts;
  * - candidate depths: max(5 * limit, 50) per side, x3 when collapsing to
@@ -252,15 +252,16 @@ export function planQuery(
     definitionsOn && parsed.text.length <= PATH_EVIDENCE_CHARS
       ? definitionPathWords(parsed.text)
       : [];
-  // A short query is about what it names: the definition then outweighs the best
-  // fused score plus a full anchor match, so no call site can pass it.
+  // An identifier-only query asks for the definition: it then outweighs the best
+  // fused score plus a full anchor match, so no call site can pass it. (In a
+  // sentence the named symbol may be a side note: `env['rack.version']`.)
   const short = parsed.text.length <= PATH_EVIDENCE_CHARS;
-  const boost = short ? fusion.scale * (1 + ANCHOR_BOOST_SHARE) : fusion.scale;
+  const boost = parsed.isIdentifierOnly ? fusion.scale * (1 + ANCHOR_BOOST_SHARE) : fusion.scale;
   const definitions = { enabled: definitionsOn, identifiers, boost, pathWords, tails: short };
   if (!definitionsOn) reasons.push('definitions: off');
   else if (identifiers.length > 0) {
     reasons.push(
-      `definitions: chunks defining ${identifiers.join(', ')} get +${fmt(boost)}${short ? ' (a short query: above any call site)' : ''}`,
+      `definitions: chunks defining ${identifiers.join(', ')} get +${fmt(boost)}${parsed.isIdentifierOnly ? ' (identifiers only: above any call site)' : ''}`,
     );
   }
   const anchorsOn = on.anchors;
