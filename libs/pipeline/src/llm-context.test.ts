@@ -63,7 +63,14 @@ const SITUATE: FakeMode = {
   answer: { context: 'Part of the demo tree that handles stacks and flags for the tests.' },
 };
 
-function run(options: { rebuild?: boolean; llm?: LlmConfig; indexPath?: string } = {}) {
+function run(
+  options: {
+    rebuild?: boolean;
+    dropContextCache?: boolean;
+    llm?: LlmConfig;
+    indexPath?: string;
+  } = {},
+) {
   return indexRepository({ root, vectors: false, llm: llm(), ...options });
 }
 
@@ -135,6 +142,13 @@ test('LLM contexts go into the chunk context field; re-index with nothing change
     await run({ rebuild: true, indexPath: path.join(moved, 'index.db') });
     assert.equal(fake.generations().length - before, 0, 'a moved index keeps its cache');
     rmSync(moved, { recursive: true, force: true });
+
+    // Asked to drop it, a rebuild asks every chunk again.
+    await run();
+    before = fake.generations().length;
+    const dropped = await run({ rebuild: true, dropContextCache: true });
+    assert.equal(fake.generations().length - before, dropped.chunks, 'a dropped cache asks again');
+    assert.equal(dropped.context?.cacheHits, 0);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -43,9 +43,12 @@ export interface IndexOptions {
   /**
    * LLM-mode contexts from this model (when no `contextualizer` is given):
    * one call per chunk, the pattern context per chunk when a call fails,
-   * accepted answers cached in `<index dir>/contexts.db` (kept by --rebuild).
+   * accepted answers cached in `<index dir>/contexts.db` (kept by --rebuild,
+   * unless `dropContextCache`).
    */
   llm?: LlmConfig;
+  /** Delete `<index dir>/contexts.db` first, so every chunk is asked again (a new model setup, a bad cache). */
+  dropContextCache?: boolean;
   chunker?: Chunker;
   /** Re-process every file, ignoring the manifest's size/mtime shortcut. */
   rebuild?: boolean;
@@ -128,6 +131,9 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
   // A .codesift/ inside a git work tree stays out of `git status`.
   excludeFromGit(path.dirname(indexPath));
   if (options.rebuild) removeIndexFiles(indexPath);
+  if (options.dropContextCache) {
+    removeIndexFiles(path.join(path.dirname(indexPath), CONTEXT_CACHE_FILE));
+  }
   const index = openSqliteIndex(indexPath, { create: true });
   let contextCache: ContextCache | undefined;
   try {
@@ -371,7 +377,7 @@ function countSkips(
   return out;
 }
 
-/** A rebuild starts from an empty file: simpler and faster than deleting every row. */
+/** A rebuild starts from an empty file: simpler and faster than deleting every row. Also drops a SQLite cache. */
 function removeIndexFiles(indexPath: string): void {
   for (const suffix of ['', '-wal', '-shm']) rmSync(indexPath + suffix, { force: true });
 }

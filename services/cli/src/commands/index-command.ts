@@ -30,7 +30,11 @@ const OPTIONS = {
   },
   rebuild: {
     type: 'boolean',
-    help: 'discard the existing index and index everything',
+    help: 'discard the existing index and index everything (LLM contexts cached in contexts.db are kept)',
+  },
+  'drop-context-cache': {
+    type: 'boolean',
+    help: 'with --context llm: delete the cached LLM contexts (contexts.db beside the index) first, so every chunk is asked again',
   },
   'max-file-bytes': {
     type: 'string',
@@ -216,6 +220,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       vectors,
       embedder,
       rebuild: values.rebuild,
+      dropContextCache: values['drop-context-cache'],
       maxFileBytes,
       extraIgnore: values.ignore,
       llm,
