@@ -146,6 +146,17 @@ test('a request round-trips through the client and server mappings', () => {
   });
 });
 
+test('the variants count travels as the optional uint: unset is the server default, 0 off', () => {
+  for (const variants of [0, 1, 3]) {
+    const proto = create(SearchRequestSchema, searchRequestToProto({ query: 'x', variants }));
+    assert.equal(proto.variants, variants);
+    assert.equal(searchRequestFromProto(proto).variants, variants);
+  }
+  const unset = create(SearchRequestSchema, searchRequestToProto({ query: 'x' }));
+  assert.equal(unset.variants, undefined);
+  assert.equal('variants' in searchRequestFromProto(unset), false);
+});
+
 test('the rewrite mode travels as the optional bool: unset auto, true on, false off', () => {
   for (const mode of ['on', 'off'] as const) {
     const proto = create(SearchRequestSchema, searchRequestToProto({ query: 'x', rewrite: mode }));

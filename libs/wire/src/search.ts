@@ -33,7 +33,8 @@ import type {
  * ...); an unset focus lets the planner infer it; an unset limit is
  * DEFAULT_LIMIT. `rewrite` (optional bool) is the LLM rewrite's mode: unset
  * 'auto', true 'on', false 'off'; the rewrite runs only where the server
- * has a model configured. Bounds on the request (its size, the limit) are the
+ * has a model configured. `variants` (optional) is the query variants' count,
+ * unset the server's default. Bounds on the request (its size, the limit) are the
  * server's to check before; an enum value this version does not know is
  * INVALID_ARGUMENT.
  */
@@ -52,6 +53,7 @@ export function searchRequestFromProto(req: ProtoSearchRequest): SearchRequest {
   if (focus) out.focus = focus;
   if (req.noExpansion) out.expansion = false;
   if (req.rewrite !== undefined) out.rewrite = req.rewrite ? 'on' : 'off';
+  if (req.variants !== undefined) out.variants = req.variants;
   if (req.noAnchor) out.anchors = false;
   if (req.noFocus) out.focusScoring = false;
   const f = req.filter;
@@ -171,6 +173,7 @@ export function searchRequestToProto(
     ...(request.rewrite === undefined || request.rewrite === 'auto'
       ? {}
       : { rewrite: request.rewrite === 'on' }),
+    ...(request.variants === undefined ? {} : { variants: request.variants }),
     ...(f
       ? {
           filter: {

@@ -70,8 +70,10 @@ describe('mcp tools over an in-memory client', () => {
       'path_include',
       'query',
       'rewrite',
+      'variants',
     ]);
     assert.deepEqual(props.rewrite?.enum, ['auto', 'on', 'off']);
+    assert.equal(props.variants?.maximum, 8);
     assert.equal(props.limit?.maximum, 50);
     assert.equal(props.limit?.default, 10);
     assert.equal(props.query?.maxLength, 20_000);
@@ -96,6 +98,7 @@ describe('mcp tools over an in-memory client', () => {
       files_only: true,
       fusion: 'rrf',
       rewrite: 'off',
+      variants: 0,
     });
     assert.equal(r.isError, undefined, text(r));
     const [request] = engine.callsOf('search').at(-1) as [Record<string, unknown>];
@@ -103,6 +106,7 @@ describe('mcp tools over an in-memory client', () => {
     assert.equal(request.limit, 5);
     assert.equal(request.fusion, 'rrf');
     assert.equal(request.rewrite, 'off');
+    assert.equal(request.variants, 0);
     assert.equal(request.collapseFiles, true);
     assert.deepEqual(request.filter, {
       languages: ['typescript', 'python'],
@@ -118,6 +122,7 @@ describe('mcp tools over an in-memory client', () => {
     assert.equal(request.collapseFiles, false);
     assert.equal(request.filter, undefined);
     assert.equal(request.fusion, undefined);
+    assert.equal(request.variants, undefined);
     assert.equal(request.rewrite, undefined, 'unset: the engine decides (auto)');
   });
 

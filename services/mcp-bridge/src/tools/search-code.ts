@@ -65,6 +65,17 @@ export const searchCodeInput = {
         'natural-language questions into the repository\'s identifiers, "on" short keyword queries too, ' +
         '"off" never. Identifiers and stack traces are never rewritten.',
     ),
+  variants: z
+    .number()
+    .int()
+    .min(0)
+    .max(8)
+    .optional()
+    .describe(
+      'Search the query as up to this many views of itself, in parallel, merged per chunk ' +
+        '(default 3: a pasted bug report is also searched by its summary line and by the code it ' +
+        'names; a short query has no such views). 0 or 1 turns it off.',
+    ),
 };
 
 const resultSchema = z.object({
@@ -168,6 +179,7 @@ export function toSearchRequest(
   if (Object.keys(filter).length) request.filter = filter;
   if (args.fusion) request.fusion = args.fusion;
   if (args.rewrite) request.rewrite = args.rewrite;
+  if (args.variants !== undefined) request.variants = args.variants;
   if (signal) request.signal = signal;
   if (deadlineMs !== undefined) request.deadlineMs = deadlineMs;
   return request;
