@@ -17,7 +17,8 @@ import { analyzeQuery, isTestPath, wordStems } from '@codesift/analysis';
 import { errorMessage } from '@codesift/core';
 import { type ParsedQuery, parseQuery } from '@codesift/query';
 import { type BridgeTerm, rankBridgeTerms } from './bridge-score.js';
-import type { PlannedTerm, QueryPlan } from './planning/types.js';
+import { withAddedTerms } from './planning/keyword-terms.js';
+import type { QueryPlan } from './planning/types.js';
 import { vocabularySlice } from './rewrite-step.js';
 import type { SearchIndex } from './search-index.js';
 
@@ -113,7 +114,10 @@ export async function bridgeStep(
       ...patch,
       ms: Math.round((performance.now() - started) * 1000) / 1000,
     };
-    const next = bridge.terms.length > 0 ? withBridgeTerms(plan, bridge.terms) : plan;
+    const next = withAddedTerms(
+      plan,
+      bridge.terms.map((t) => ({ term: t.term, weight: t.weight, source: 'bridge', from: t.name })),
+    );
     return {
       plan: { ...next, bridge, reasons: [...next.reasons, `bridge: ${bridge.outcome}`] },
       degraded,
@@ -139,16 +143,4 @@ export async function bridgeStep(
     const reason = errorMessage(err);
     return done({ outcome: `failed, ${reason}` }, [`bridge: ${reason}`]);
   }
-}
-
-/** The plan with the identifiers as keyword OR terms at their weights. */
-function withBridgeTerms(plan: QueryPlan, terms: readonly BridgeTerm[]): QueryPlan {
-  const have = new Set(plan.keyword.terms.map((t) => t.term));
-  const added: PlannedTerm[] = [];
-  for (const t of terms) {
-    if (have.has(t.term)) continue;
-    have.add(t.term);
-    added.push({ term: t.term, weight: t.weight, source: 'bridge', from: t.name });
-  }
-  return { ...plan, keyword: { ...plan.keyword, terms: [...plan.keyword.terms, ...added] } };
 }

@@ -265,10 +265,8 @@ class Engine implements SearchEngine {
       degradedBridge.push(...step.value.degraded);
       bridgeMs = step.ms;
       if (plan.bridge.terms.length > 0) {
-        const phrased = plan.variants.phrasings;
         viewSources = { ...viewSources, bridge: plan.bridge.terms.map((t) => t.name) };
         plan = withVariants(plan, parsed, options, this.configFor(request, templates), viewSources);
-        plan = { ...plan, variants: { ...plan.variants, phrasings: phrased } };
       }
     }
     // Runs beside the sides (a remote index answers over the network); a failure only
@@ -287,7 +285,6 @@ class Engine implements SearchEngine {
       if (plan.variants.list.length > 1) {
         // The rewrite's terms are the query's own now: the query's view is planned again.
         if (plan.llmRewrite.terms.length > 0) {
-          const phrased = plan.variants.phrasings;
           plan = withVariants(
             plan,
             parsed,
@@ -295,7 +292,6 @@ class Engine implements SearchEngine {
             this.configFor(request, templates),
             viewSources,
           );
-          plan = { ...plan, variants: { ...plan.variants, phrasings: phrased } };
         }
         const sources = { index: this.index, embedder: this.batchedEmbedder };
         const tv = performance.now();

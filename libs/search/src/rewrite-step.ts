@@ -17,6 +17,7 @@ import { analyzeQuery, wordStems } from '@codesift/analysis';
 import { errorMessage, type SymbolInfo } from '@codesift/core';
 import type { JsonSchema, LlmClient } from '@codesift/llm';
 import type { ParsedQuery } from '@codesift/query';
+import { withAddedTerms } from './planning/keyword-terms.js';
 import type { Focus, PlannedTerm, QueryPlan } from './planning/types.js';
 import type { SearchIndex } from './search-index.js';
 
@@ -206,16 +207,14 @@ async function checkTerms(
 
 /** The plan with the terms as keyword OR terms below the user's words, and the model's focus. */
 function withRewriteTerms(plan: QueryPlan, terms: string[], focus: Focus | null): QueryPlan {
-  const have = new Set(plan.keyword.terms.map((t) => t.term));
-  const added: PlannedTerm[] = [];
-  for (const from of terms) {
-    for (const term of analyzeQuery(from)) {
-      if (have.has(term)) continue;
-      have.add(term);
-      added.push({ term, weight: REWRITE_TERM_WEIGHT, source: 'rewrite', from });
-    }
-  }
-  const next = { ...plan, keyword: { ...plan.keyword, terms: [...plan.keyword.terms, ...added] } };
+  const next = withAddedTerms(
+    plan,
+    terms.flatMap((from) =>
+      analyzeQuery(from).map(
+        (term): PlannedTerm => ({ term, weight: REWRITE_TERM_WEIGHT, source: 'rewrite', from }),
+      ),
+    ),
+  );
   if (focus === null) return next;
   return {
     ...next,

@@ -16,7 +16,7 @@ import {
   type ParsedQuery,
   type SynonymTable,
 } from '@codesift/query';
-import type { PlannedTerm } from './types.js';
+import type { PlannedTerm, QueryPlan } from './types.js';
 
 const NO_SYNONYMS: SynonymTable = Object.freeze({});
 
@@ -43,4 +43,20 @@ export function keywordTerms(
 
 function copyTerm(t: ExpandedTerm): PlannedTerm {
   return { term: t.term, weight: t.weight, source: t.source, from: t.from };
+}
+
+/**
+ * The plan with more keyword OR terms (the LLM rewrite's, the bridge's),
+ * each after the terms it already searches; a term it already has keeps its
+ * first weight and source.
+ */
+export function withAddedTerms(plan: QueryPlan, more: readonly PlannedTerm[]): QueryPlan {
+  const have = new Set(plan.keyword.terms.map((t) => t.term));
+  const added: PlannedTerm[] = [];
+  for (const t of more) {
+    if (have.has(t.term)) continue;
+    have.add(t.term);
+    added.push(t);
+  }
+  return { ...plan, keyword: { ...plan.keyword, terms: [...plan.keyword.terms, ...added] } };
 }

@@ -349,7 +349,9 @@ export function planQuery(
 
 /**
  * The plan with its variants planned (again, once the model's phrasings or
- * the bridge's identifiers are known) and the reason recorded.
+ * the bridge's identifiers are known) and the reason recorded. The record of
+ * the phrasings step (`variants.phrasings`) is the step's, not the planner's:
+ * planning again keeps it.
  */
 export function withVariants(
   plan: QueryPlan,
@@ -377,7 +379,7 @@ export function withVariants(
   const reasons = plan.reasons.filter((r) => !r.startsWith('variants:'));
   // Said when there are views, or when they were asked for and there are none.
   if (variants.list.length > 0 || (options.variants ?? 0) > 1) reasons.push(variants.reason);
-  return { ...plan, variants, reasons };
+  return { ...plan, variants: { ...variants, phrasings: plan.variants.phrasings }, reasons };
 }
 
 function planBridge(parsed: ParsedQuery, enabled: boolean): BridgePlan {
