@@ -504,9 +504,8 @@ describe('SqliteIndex as LocalIndex', () => {
   });
 });
 
-test('symbols.related: names and doc comments sharing a stem, best first, one per name', async () => {
-  const ix = openSqliteIndex(':memory:');
-  const s = (name: string, doc: string, p = 'src/a.ts', line = 1): SymbolInfo => ({
+function relatedSymbol(name: string, doc: string, p = 'src/a.ts', line = 1): SymbolInfo {
+  return {
     id: symbolId(p, name, line),
     name,
     qualifiedName: name,
@@ -518,12 +517,16 @@ test('symbols.related: names and doc comments sharing a stem, best first, one pe
     parent: null,
     signature: '',
     doc,
-  });
+  };
+}
+
+test('symbols.related: names and doc comments sharing a stem, best first, one per name', async () => {
+  const ix = openSqliteIndex(':memory:');
   await ix.symbols.upsert([
-    s('addEdge', 'Links two nodes.'),
-    s('addEdge', '', 'src/b.ts', 5),
-    s('GraphStore', 'Holds edges and nodes.'),
-    s('parseFlags', 'Reads switches.'),
+    relatedSymbol('addEdge', 'Links two nodes.'),
+    relatedSymbol('addEdge', '', 'src/b.ts', 5),
+    relatedSymbol('GraphStore', 'Holds edges and nodes.'),
+    relatedSymbol('parseFlags', 'Reads switches.'),
   ]);
   const names = (await ix.symbols.related!(['edge', 'graph'])).map((x) => x.name);
   // GraphStore: graph in the name (2) + edge in the doc (1); addEdge: edge in the name.
@@ -532,4 +535,27 @@ test('symbols.related: names and doc comments sharing a stem, best first, one pe
   assert.equal(names.filter((n) => n === 'addEdge').length, 1);
   assert.deepEqual(await ix.symbols.related!([]), []);
   ix.close();
+});
+
+test('symbols.related follows writes through this connection and through another one', async () => {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'codesift-related-')), 'index.db');
+  const writer = openSqliteIndex(file);
+  const reader = openSqliteIndex(file);
+  const names = async (ix: LocalIndex) => (await ix.symbols.related!(['edge'])).map((x) => x.name);
+  try {
+    await writer.symbols.upsert([relatedSymbol('addEdge', '')]);
+    assert.deepEqual(await names(writer), ['addEdge']);
+    assert.deepEqual(await names(reader), ['addEdge']);
+    // Our own write, then another connection's: neither answer may come from the first table.
+    await writer.symbols.upsert([relatedSymbol('EdgeList', '', 'src/b.ts')]);
+    assert.deepEqual(await names(writer), ['addEdge', 'EdgeList']);
+    await reader.symbols.deleteByPaths(['src/a.ts']);
+    await reader.symbols.upsert([relatedSymbol('edges', '', 'src/c.ts')]);
+    assert.deepEqual(await names(reader), ['edges', 'EdgeList']);
+    assert.deepEqual(await names(writer), ['edges', 'EdgeList']);
+  } finally {
+    writer.close();
+    reader.close();
+    rmSync(path.dirname(file), { recursive: true, force: true });
+  }
 });

@@ -228,6 +228,7 @@ class SqliteIndex implements SqliteLocalIndex {
       throw err;
     } finally {
       this.kw.stats.invalidate();
+      this.sym.invalidate();
     }
     const changes = this.vec.takeChanges();
     if (gens.before && gens.after) this.vec.committed(gens.before, gens.after, changes);

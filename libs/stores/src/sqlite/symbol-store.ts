@@ -1,8 +1,8 @@
 /** Symbols: case-insensitive exact and prefix lookup, a file's symbols, the name vocabulary and the names related to some words. */
-import { wordStems } from '@codesift/analysis';
 import type { SymbolInfo, UnitKind } from '@codesift/core';
 import type { SymbolLookupOptions, VocabularyOptions } from '../ports.js';
-import { omit, prefixEnd, type SqliteContext } from './sql.js';
+import { chunked, IN_BATCH, omit, prefixEnd, type SqliteContext, sqlList } from './sql.js';
+import { SymbolStems } from './symbol-stems.js';
 
 interface SymbolRow {
   id: string;
@@ -35,7 +35,16 @@ function rowToSymbol(r: SymbolRow): SymbolInfo {
 }
 
 export class SymbolStore {
-  constructor(private readonly ctx: SqliteContext) {}
+  private readonly stems: SymbolStems;
+
+  constructor(private readonly ctx: SqliteContext) {
+    this.stems = new SymbolStems(ctx);
+  }
+
+  /** Forget derived caches: symbols were written through this connection. */
+  invalidate(): void {
+    this.stems.invalidate();
+  }
 
   upsert(symbols: readonly SymbolInfo[]): void {
     const ins = this.ctx.stmt(
@@ -110,37 +119,28 @@ export class SymbolStore {
     const limit = Math.floor(opts?.limit ?? 40);
     const needles = [...new Set(words.map((w) => w.toLowerCase()).filter((w) => w.length >= 3))];
     if (!(limit > 0) || needles.length === 0) return [];
-    // LIKE is a scan, but of one table and only for queries sent to a model
-    // (seconds of model time dwarf it); the candidates are scored here.
-    const like = needles
-      .map(() => "(name_lc LIKE ? ESCAPE '\\' OR doc LIKE ? ESCAPE '\\')")
-      .join(' OR ');
-    const params = needles.flatMap((w) => [`%${escapeLike(w)}%`, `%${escapeLike(w)}%`]);
-    const rows = this.ctx
-      .stmt(`SELECT * FROM symbols WHERE ${like} LIMIT ${RELATED_CANDIDATES}`)
-      .all(...params) as SymbolRow[];
-    const scored = new Map<string, { row: SymbolRow; score: number }>();
-    for (const row of rows) {
-      const nameParts = new Set(wordStems(row.name));
-      const docWords = new Set(wordStems(row.doc));
-      let score = 0;
-      for (const w of needles) {
-        if (nameParts.has(w)) score += 2;
-        else if (docWords.has(w)) score += 1;
-      }
-      if (score === 0) continue;
-      const prev = scored.get(row.name);
-      if (!prev || prev.score < score) scored.set(row.name, { row, score });
-    }
-    return [...scored.values()]
+    const best = this.stems
+      .bestPerName(needles)
       .sort(
         (a, b) =>
-          b.score - a.score ||
-          a.row.name.length - b.row.name.length ||
-          a.row.name.localeCompare(b.row.name),
+          b.score - a.score || a.name.length - b.name.length || a.name.localeCompare(b.name),
       )
-      .slice(0, limit)
-      .map((x) => rowToSymbol(x.row));
+      .slice(0, limit);
+    if (best.length === 0) return [];
+    const byRowid = new Map<number, SymbolRow>();
+    for (const batch of chunked(
+      best.map((b) => b.rowid),
+      IN_BATCH,
+    )) {
+      const rows = this.ctx
+        .stmt(`SELECT rowid, * FROM symbols WHERE rowid IN (${sqlList(batch.length)})`)
+        .all(...batch) as (SymbolRow & { rowid: number })[];
+      for (const r of rows) byRowid.set(r.rowid, r);
+    }
+    return best.flatMap((b) => {
+      const row = byRowid.get(b.rowid);
+      return row ? [rowToSymbol(row)] : [];
+    });
   }
 
   vocabulary(opts?: VocabularyOptions): { name: string; count: number }[] {
@@ -156,11 +156,4 @@ export class SymbolStore {
       )
       .all(...params, limit) as { name: string; count: number }[];
   }
-}
-
-/** Rows read before scoring in `related`. */
-const RELATED_CANDIDATES = 2000;
-
-function escapeLike(w: string): string {
-  return w.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
