@@ -21,7 +21,7 @@ import {
   scan,
   scanFiles,
 } from '@codesift/scanner';
-import { type FileCommit, openSqliteIndex } from '@codesift/stores';
+import { defaultIndexPath, type FileCommit, openSqliteIndex } from '@codesift/stores';
 import { EmbedBatcher } from './batcher.js';
 import { FileWriter } from './file-writer.js';
 import { excludeFromGit } from './git-exclude.js';
@@ -68,7 +68,7 @@ export interface IndexOptions {
   signal?: AbortSignal;
 }
 
-export const DEFAULT_INDEX_DIR = '.codesift';
+export { DEFAULT_INDEX_DIR, defaultIndexPath, INDEX_FILE } from '@codesift/stores';
 
 /**
  * Embedding batch size while LLM contexts are asked for. The built-in model
@@ -79,11 +79,6 @@ export const DEFAULT_INDEX_DIR = '.codesift';
  * the calls' waiting overlaps the embedding instead of alternating with it.
  */
 const LLM_MODE_EMBED_BATCH = 8;
-export const INDEX_FILE = 'index.db';
-
-export function defaultIndexPath(root: string): string {
-  return path.join(path.resolve(root), DEFAULT_INDEX_DIR, INDEX_FILE);
-}
 
 /**
  * Indexes `root` into a local SQLite index: scan, plan against the manifest,

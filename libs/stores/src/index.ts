@@ -1,3 +1,4 @@
+export { DEFAULT_INDEX_DIR, defaultIndexPath, INDEX_FILE, rootOfIndexFile } from './index-root.js';
 export type { FileCommit, IndexMeta, IndexStats, LocalIndex } from './local-index.js';
 export type {
   ChunkStore,
@@ -21,7 +22,6 @@ export type {
 export {
   BM25_WEIGHTS,
   COMMON_TERM_RATIO,
-  defaultIndexPath,
   HNSW_DEFAULTS,
   type HnswOptions,
   hnswPaths,

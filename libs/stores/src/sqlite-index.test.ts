@@ -20,8 +20,9 @@ import {
   runSymbolIndexContract,
   runVectorIndexContract,
 } from './contract.js';
+import { defaultIndexPath } from './index-root.js';
 import type { FileCommit, LocalIndex } from './local-index.js';
-import { defaultIndexPath, openSqliteIndex, SCHEMA_VERSION } from './sqlite-index.js';
+import { openSqliteIndex, SCHEMA_VERSION } from './sqlite-index.js';
 
 const tmpRoot = mkdtempSync(path.join(tmpdir(), 'codesift-stores-'));
 after(() => rmSync(tmpRoot, { recursive: true, force: true }));

@@ -18,6 +18,7 @@ import {
 } from '@codesift/core';
 import Database from 'better-sqlite3';
 import { load as loadSqliteVec } from 'sqlite-vec';
+import { rootOfIndexFile } from './index-root.js';
 import type { FileCommit, IndexMeta, IndexStats, LocalIndex } from './local-index.js';
 import type { ChunkStore, KeywordIndex, Manifest, SymbolIndex, VectorIndex } from './ports.js';
 import { countCooccurrence } from './sqlite/cooccurrence.js';
@@ -62,10 +63,6 @@ export interface OpenSqliteIndexOptions {
 }
 
 /** Where the local index lives for a root: `<root>/.codesift/index.db`. */
-export function defaultIndexPath(root: string): string {
-  return path.join(root, '.codesift', 'index.db');
-}
-
 /** The SQLite LocalIndex, with what only this implementation offers. */
 export interface SqliteLocalIndex extends LocalIndex {
   /** How vector search is answered now (HNSW or exact, and why). */
@@ -237,7 +234,10 @@ class SqliteIndex implements SqliteLocalIndex {
   // ---- LocalIndex ----
 
   meta(): IndexMeta {
-    return this.read(() => readMeta(this.ctx));
+    const meta = this.read(() => readMeta(this.ctx));
+    return this.file === ':memory:'
+      ? meta
+      : { ...meta, root: rootOfIndexFile(this.file, meta.root) };
   }
 
   private removeDerived(paths: readonly string[]): void {
