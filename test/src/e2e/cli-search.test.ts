@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -277,6 +277,38 @@ describe('codesift search (CLI, end to end)', () => {
     });
     assert.equal(byRoot.code, 0, byRoot.stderr);
     assert.equal(JSON.parse(byRoot.stdout).results[0].symbol, 'retryWithBackoff');
+  });
+
+  test('from a subdirectory, --path and the printed paths share its base', async () => {
+    const sub = path.join(root, 'src');
+    const printed = await runCli(['search', 'retryWithBackoff', '--path', 'retry.ts'], {
+      cwd: sub,
+    });
+    assert.equal(printed.code, 0, printed.stderr);
+    assert.match(printed.stdout, /^retry\.ts:\d+-\d+/m);
+    const fromRoot = await runCli(['search', 'parse amount', '--json', '--path', ':/py/**'], {
+      cwd: sub,
+    });
+    assert.deepEqual(
+      JSON.parse(fromRoot.stdout).results.map((r: { path: string }) => r.path),
+      ['py/orders.py'],
+    );
+    const outside = await runCli(['search', 'parse amount', '--path', 'py/**'], { cwd: sub });
+    assert.match(outside.stdout, /no results/);
+  });
+
+  test('a moved checkout searches its own files, not the old root', async () => {
+    const original = path.join(work, 'to-move');
+    writeTree(original, { 'lib/retry.ts': TREE['src/retry.ts'] });
+    assert.equal((await runCli(['index', original, '--quiet', '--no-vectors'])).code, 0);
+    const moved = path.join(work, 'moved');
+    renameSync(original, moved);
+    const r = await runCli(['search', 'retryWithBackoff', '--json'], { cwd: moved });
+    assert.equal(r.code, 0, r.stderr);
+    const json = JSON.parse(r.stdout);
+    assert.equal(json.root, moved);
+    assert.equal(json.results[0].path, 'lib/retry.ts');
+    assert.notEqual(json.results[0].stale, true);
   });
 
   test('a missing index fails with exit 1 and a hint', async () => {

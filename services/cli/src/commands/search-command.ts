@@ -19,6 +19,7 @@ import {
   VARIANT_OPTIONS,
   variantOptions,
 } from '../command-line.js';
+import { globsFromCwd } from '../cwd-globs.js';
 import { openEngineFromArgs } from '../engine-from-args.js';
 import { type CliIO, EXIT, UsageError } from '../io.js';
 import { styleFor } from '../ui/format.js';
@@ -128,9 +129,11 @@ it prints "no results for ..." and exits 0.
 Options:
 ${optionHelp(OPTIONS)}
 
-Globs are matched against paths relative to the indexed root; a plain path
-(src/search) means that file or directory, a glob without a slash (*.go)
-matches file names at any depth.
+Globs are matched against paths relative to the indexed root, or from a
+subdirectory relative to it (as git reads pathspecs; ':/' starts from the
+root: ':/docs/**'), the base the printed paths use; --remote globs are
+root-relative. A plain path (src/search) means that file or directory, a glob
+without a slash (*.go) matches file names at any depth below.
 
 Per-repository settings: <root>/.codesift/config.json or <root>/.codesift.json,
   { "search": { "synonyms": { "search": ["grep"] }, "synonymsMode": "extend",
@@ -232,8 +235,15 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       io,
     );
     try {
-      response = await engine.search(request);
       root = await rootOf(engine);
+      if (request.filter) {
+        request.filter = {
+          ...request.filter,
+          include: globsFromCwd(request.filter.include ?? [], root, io.cwd),
+          exclude: globsFromCwd(request.filter.exclude ?? [], root, io.cwd),
+        };
+      }
+      response = await engine.search(request);
     } finally {
       await engine.close();
     }
