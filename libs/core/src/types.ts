@@ -26,6 +26,11 @@ export interface ScannedFile {
   mtimeMs: number;
   /** Language id from the extension (see @codesift/analysis detectLanguage). */
   language: string;
+  /**
+   * Named by a negation in an ignore file (`!dist/app.js`): the user asked
+   * for it, so content rules guessing "generated" or "minified" do not apply.
+   */
+  explicit?: boolean;
 }
 
 /** A scanned file with its content read and hashed. */

@@ -1,7 +1,9 @@
 import ignore from 'ignore';
 
 /** Ignore files read in every directory, lowest precedence first. */
-export const IGNORE_FILE_NAMES: readonly string[] = ['.gitignore', '.codesiftignore'];
+/** codesift's own ignore file: read for its rules, never indexed. */
+export const CODESIFT_IGNORE_FILE = '.codesiftignore';
+export const IGNORE_FILE_NAMES: readonly string[] = ['.gitignore', CODESIFT_IGNORE_FILE];
 
 /*
  * Git evaluates each .gitignore relative to its own directory, with deeper

@@ -2,7 +2,7 @@ import { lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isInside } from '@codesift/core';
 import { IGNORE_FILE_NAMES, IgnoreRules } from './ignore-rules.js';
-import { type ClassifyOptions, directorySkip, fileSkip } from './path-verdict.js';
+import { type ClassifyOptions, directorySkip, fileSkip, fileVerdict } from './path-verdict.js';
 import { VCS_DIRS } from './skip-rules.js';
 
 export interface PathFilterOptions {
@@ -77,6 +77,13 @@ export class PathFilter {
     if (kind === 'directory') return asDirectory();
     if (kind === 'file') return asFile();
     return asDirectory() && asFile();
+  }
+
+  /** Whether a negation in an ignore file names the file `rel` itself (see fileVerdict). */
+  explicit(rel: string): boolean {
+    const cut = rel.lastIndexOf('/');
+    const parent = cut === -1 ? '' : rel.slice(0, cut);
+    return fileVerdict(this.rulesFor(parent), rel, rel.slice(cut + 1), this.classify).explicit;
   }
 
   /** Forgets the ignore files read so far. */

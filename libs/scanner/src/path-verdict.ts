@@ -1,5 +1,5 @@
 import type { SkipReason } from '@codesift/core';
-import type { IgnoreRules } from './ignore-rules.js';
+import { CODESIFT_IGNORE_FILE, type IgnoreRules } from './ignore-rules.js';
 import { classifyDirectory, classifyFileName } from './skip-rules.js';
 
 /**
@@ -32,11 +32,28 @@ export function fileSkip(
   name: string,
   options: ClassifyOptions,
 ): SkipReason | undefined {
+  return fileVerdict(rules, rel, name, options).skip;
+}
+
+/**
+ * fileSkip's answer, and whether a negation in an ignore file names the file
+ * itself (`!src/schema.gen.ts`): the user asked for it, so what the built-in
+ * lists and the content rules guess (generated, minified) yields to that.
+ */
+export function fileVerdict(
+  rules: IgnoreRules,
+  rel: string,
+  name: string,
+  options: ClassifyOptions,
+): { skip?: SkipReason; explicit: boolean } {
   const verdict = rules.test(rel, false);
-  if (verdict.ignored) return 'ignored';
+  if (verdict.ignored) return { skip: 'ignored', explicit: false };
+  // The ignore file itself holds rules, not code.
+  if (name === CODESIFT_IGNORE_FILE) return { skip: 'ignored', explicit: false };
   const reason = classifyFileName(name, options);
   // An explicit negation (`!yarn.lock`) overrides the built-in lists, but
   // never the secret list: that one only opens with includeSecrets.
-  if (reason && (reason === 'secret' || !verdict.unignored)) return reason;
-  return undefined;
+  if (reason && (reason === 'secret' || !verdict.unignored))
+    return { skip: reason, explicit: false };
+  return { explicit: verdict.unignored };
 }

@@ -47,9 +47,11 @@ export async function readFileContent(
     }
     if (isBinaryContent(bytes)) return skip('binary', 'binary content');
     const { text, lossy } = decodeText(bytes);
-    if (hasGeneratedMarker(text)) return skip('generated', 'generated-code marker in header');
-    const minified = minifiedDetail(text);
-    if (minified) return skip('generated', minified);
+    if (!file.explicit) {
+      if (hasGeneratedMarker(text)) return skip('generated', 'generated-code marker in header');
+      const minified = minifiedDetail(text);
+      if (minified) return skip('generated', minified);
+    }
     const redaction = redactSecrets(text);
     if (redaction.privateKeyShare >= PRIVATE_KEY_FILE_SHARE) {
       return skip('secret', 'mostly a private key block');

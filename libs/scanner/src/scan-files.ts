@@ -58,6 +58,7 @@ export function scanFiles(
         size: st.size,
         mtimeMs: st.mtimeMs,
         language: detectLanguage(rel),
+        ...(filter.explicit(rel) ? { explicit: true } : {}),
       });
     }
   }

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { detectLanguage } from '@codesift/analysis';
 import { CodesiftError, isInside, type ScannedFile, type SkipReason } from '@codesift/core';
 import { IGNORE_FILE_NAMES, IgnoreRules } from './ignore-rules.js';
-import { directorySkip, fileSkip } from './path-verdict.js';
+import { directorySkip, fileVerdict } from './path-verdict.js';
 import { describeError, tooLargeDetail } from './read-file.js';
 import { classifyFileName, VCS_DIRS } from './skip-rules.js';
 import {
@@ -153,7 +153,7 @@ class Walk {
       if (dir.brokenIgnoreFiles?.has(name)) return;
       const verdict = this.fileVerdict(dir, rel, name);
       if (verdict === 'skip') return;
-      this.acceptFile(rel, abs, path.join(dir.real, name));
+      this.acceptFile(rel, abs, path.join(dir.real, name), verdict === 'explicit');
     } else if (entry.isSymbolicLink()) {
       this.visitSymlink(dir, rel, abs, name, subdirs);
     } else if (dir.rules.test(rel, false).ignored) {
@@ -185,12 +185,13 @@ class Walk {
       const child = this.acceptDirectory(dir, rel, abs, target, name, true);
       if (child) subdirs.push(child);
     } else if (stats.isFile()) {
-      if (this.fileVerdict(dir, rel, name) === 'skip') return;
+      const verdict = this.fileVerdict(dir, rel, name);
+      if (verdict === 'skip') return;
       // A link's own name can look harmless while its target is a key file.
       const targetName = path.basename(target);
       const targetReason = classifyFileName(targetName, this.classifyOptions);
       if (targetReason) this.skip(rel, targetReason, `link target ${targetName}`);
-      else this.acceptFile(rel, abs, target, stats);
+      else this.acceptFile(rel, abs, target, verdict === 'explicit', stats);
     } else {
       this.skip(rel, 'unreadable', 'not a regular file or directory');
     }
@@ -221,9 +222,9 @@ class Walk {
   }
 
   /** Ignore rules and name classification; 'skip' when already counted. */
-  private fileVerdict(dir: Directory, rel: string, name: string): 'skip' | 'keep' {
-    const reason = fileSkip(dir.rules, rel, name, this.classifyOptions);
-    if (reason === undefined) return 'keep';
+  private fileVerdict(dir: Directory, rel: string, name: string): 'skip' | 'keep' | 'explicit' {
+    const { skip: reason, explicit } = fileVerdict(dir.rules, rel, name, this.classifyOptions);
+    if (reason === undefined) return explicit ? 'explicit' : 'keep';
     if (reason === 'ignored') this.count('ignored');
     else this.skip(rel, reason);
     return 'skip';
@@ -295,7 +296,13 @@ class Walk {
     return path.join(this.realRoot, ...rel.split('/')) === real;
   }
 
-  private acceptFile(rel: string, abs: string, real: string, known?: Stats): void {
+  private acceptFile(
+    rel: string,
+    abs: string,
+    real: string,
+    explicit: boolean,
+    known?: Stats,
+  ): void {
     let st = known;
     if (!st) {
       try {
@@ -317,6 +324,7 @@ class Walk {
       size: st.size,
       mtimeMs: st.mtimeMs,
       language: detectLanguage(rel),
+      ...(explicit ? { explicit } : {}),
     });
   }
 
