@@ -6,19 +6,22 @@
 // writer fills. Data and logs go under --dir; Ctrl-C (or SIGTERM) stops
 // everything and exits 0.
 //
-//   npm run cluster -- [--dir .codesift-cluster] [--nats-port 4222] [--grpc-port 50051]
+//   CODESIFT_TOKEN=<secret> npm run cluster -- [--dir .codesift-cluster]
+//                      [--nats-port 4222] [--grpc-port 50051]
 //                      [--embedder none|builtin|auto|fixed:<ms>] [--replicas embedder=3]
-//                      [--scan-root <dir>]
+//                      [--scan-root <dir>]... [--token <secret> | --insecure-no-auth]
 //
 // Then: codesift index --remote nats://127.0.0.1:4222 <dir>
-//       codesift search --remote 127.0.0.1:50051 "query"
-// or IndexService.StartIndex on 127.0.0.1:50051 with an absolute root (or one
-// under --scan-root), which the scanner service runs.
+//       codesift search --remote 127.0.0.1:50051 --token <secret> "query"
+// or IndexService.StartIndex on 127.0.0.1:50051 with a root under a scan
+// root (default: the directory the cluster runs in), which the scanner
+// service runs.
 import { spawn } from 'node:child_process';
 import { accessSync, constants, createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { resolveServerAuth, scanRootsFromEnv } from '@codesift/core';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WORKER = path.join(repo, 'services', 'worker', 'bin', 'codesift-worker.js');
@@ -46,9 +49,19 @@ Options:
                           that spends <ms> per chunk, one batch at a time per
                           embedder process (like one GPU each), hash vectors
   --replicas <stage=n>    run n processes of a stage, e.g. embedder=3 (repeatable)
-  --scan-root <dir>       directory gRPC StartIndex roots are relative to and may
-                          not leave (default: none, absolute roots only)
+  --scan-root <dir>       a directory index jobs may name roots under (repeatable;
+                          relative roots resolve against the first; symlinks and ..
+                          are resolved before the check). Default: $CODESIFT_SCAN_ROOTS
+                          (${path.delimiter}-separated), else the directory the cluster runs in
+  --token <secret>        bearer token the query service requires on every gRPC call
+                          but health (default: $CODESIFT_TOKEN; the environment keeps
+                          it out of the process list)
+  --insecure-no-auth      run the query service (on 127.0.0.1) without a token
   -h, --help              show this help
+
+The query service refuses to start without a token unless --insecure-no-auth
+is given. StartIndex with a root outside the scan roots is PERMISSION_DENIED
+and the scanner refuses such jobs too (anything on NATS can queue one).
 `;
 
 function usage(message) {
@@ -67,7 +80,9 @@ try {
       'grpc-port': { type: 'string', default: '50051' },
       embedder: { type: 'string', default: 'none' },
       replicas: { type: 'string', multiple: true, default: [] },
-      'scan-root': { type: 'string' },
+      'scan-root': { type: 'string', multiple: true, default: [] },
+      token: { type: 'string' },
+      'insecure-no-auth': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   }).values;
@@ -102,6 +117,25 @@ for (const spec of args.replicas.flatMap((r) => r.split(','))) {
   }
   replicas[m[1]] = Number(m[2]);
 }
+
+// The query service's rule (@codesift/core), checked here so a missing token
+// stops the script before anything starts.
+let token;
+try {
+  token =
+    resolveServerAuth({
+      token: args.token ?? envVar('CODESIFT_TOKEN'),
+      insecureNoAuth: args['insecure-no-auth'],
+      host: '127.0.0.1',
+      server: 'the cluster (its query service)',
+    }) ?? undefined;
+} catch (err) {
+  usage(`${err.message}${err.hint ? `\n  hint: ${err.hint}` : ''}`);
+}
+const scanRoots =
+  args['scan-root'].length > 0
+    ? args['scan-root'].map((d) => path.resolve(d))
+    : scanRootsFromEnv({ CODESIFT_SCAN_ROOTS: envVar('CODESIFT_SCAN_ROOTS') }, process.cwd());
 
 const dir = path.resolve(args.dir);
 const logDir = path.join(dir, 'logs');
@@ -280,7 +314,8 @@ async function main() {
     NATS_URL: natsUrl,
     CODESIFT_INDEX: indexPath,
     CODESIFT_EMBEDDER: args.embedder,
-    ...(args['scan-root'] ? { CODESIFT_SCAN_ROOT: path.resolve(args['scan-root']) } : {}),
+    // The scanner and the query service check index roots against the same list.
+    CODESIFT_SCAN_ROOTS: scanRoots.join(path.delimiter),
   };
   const stageReady = (out) => /"msg":"started"/.test(out);
   const stages = [];
@@ -303,6 +338,10 @@ async function main() {
     CODESIFT_GRPC_HOST: '127.0.0.1',
     CODESIFT_GRPC_PORT: String(grpcPort),
     CODESIFT_EMBEDDER: args.embedder,
+    CODESIFT_SCAN_ROOTS: scanRoots.join(path.delimiter),
+    ...(token === undefined
+      ? { CODESIFT_TOKEN: '', CODESIFT_INSECURE_NO_AUTH: '1' }
+      : { CODESIFT_TOKEN: token }),
   };
   const query = start('query', process.execPath, [QUERY], queryEnv, (out) =>
     /"msg":"listening"/.test(out),
@@ -315,7 +354,9 @@ async function main() {
       '',
       `codesift cluster ready: NATS ${natsUrl} · gRPC ${grpcAddress} · index ${indexPath}`,
       `  index:  codesift index --remote ${natsUrl} <dir>`,
-      `  search: codesift search --remote ${grpcAddress} "<query>"`,
+      `  search: codesift search --remote ${grpcAddress} "<query>"${token === undefined ? '' : '   (token: CODESIFT_TOKEN or --token)'}`,
+      `  StartIndex roots must lie under: ${scanRoots.join(', ')}`,
+      ...(token === undefined ? ['  gRPC without authentication (--insecure-no-auth)'] : []),
       `  logs:   ${logDir}`,
       '  Ctrl-C stops the cluster.',
       '',

@@ -17,6 +17,8 @@ export type ErrorCode =
   | 'BUSY'
   /** A service this one depends on is down or unreachable: retry later (gRPC UNAVAILABLE). */
   | 'UNAVAILABLE'
+  /** The caller may not do this here (an index root outside the scan roots): gRPC PERMISSION_DENIED. */
+  | 'PERMISSION_DENIED'
   | 'INTERNAL';
 
 export class CodesiftError extends Error {

@@ -19,7 +19,23 @@ export {
   repositoryPrefix,
   splitRepositoryPath,
 } from './repositories.js';
+export {
+  type CheckedRoot,
+  checkScanRoot,
+  parseScanRoots,
+  SCAN_ROOTS_ENV,
+  scanRootsFromEnv,
+} from './scan-roots.js';
 export { DEFAULT_LIMIT, MAX_LIMIT } from './search-limits.js';
+export {
+  bearerMatches,
+  envFlag,
+  INSECURE_NO_AUTH_FLAG,
+  isLoopbackHost,
+  MIN_TOKEN_LENGTH,
+  resolveServerAuth,
+  weakTokenWarning,
+} from './server-auth.js';
 export type {
   Chunk,
   ContextSource,

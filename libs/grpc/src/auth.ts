@@ -1,11 +1,12 @@
-import { timingSafeEqual } from 'node:crypto';
+import { bearerMatches } from '@codesift/core';
 import { type Metadata, status } from '@grpc/grpc-js';
 import { GrpcStatusError } from './errors.js';
 
 /**
  * Checks `authorization: Bearer <token>` metadata. Throws UNAUTHENTICATED
  * (never saying which part was wrong beyond "missing" vs "invalid"). The
- * comparison takes the same time for every wrong token of a given length.
+ * comparison is the one every codesift server uses (bearerMatches): it
+ * takes the same time whatever the guess.
  */
 export function checkBearerToken(metadata: Metadata, token: string): void {
   const values = metadata.get('authorization');
@@ -16,16 +17,9 @@ export function checkBearerToken(metadata: Metadata, token: string): void {
       "missing credentials: send metadata 'authorization: Bearer <token>'",
     );
   }
-  const match = /^Bearer\s+(.+)$/i.exec(header.trim());
-  if (!match || !sameSecret(match[1]!, token)) {
+  if (!bearerMatches(header.trim(), token)) {
     throw new GrpcStatusError(status.UNAUTHENTICATED, 'invalid token');
   }
-}
-
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /** Metadata carrying a bearer token, for clients. */

@@ -30,6 +30,7 @@ const CODE_TO_STATUS: Record<string, status> = {
   // Retryable later: the client should back off, not fix its request.
   BUSY: status.RESOURCE_EXHAUSTED,
   UNAVAILABLE: status.UNAVAILABLE,
+  PERMISSION_DENIED: status.PERMISSION_DENIED,
 };
 
 /**

@@ -1,4 +1,5 @@
 import { create } from '@bufbuild/protobuf';
+import { checkScanRoot } from '@codesift/core';
 import {
   type IndexProgress,
   IndexProgressSchema,
@@ -40,6 +41,23 @@ export function jobStatusToProto(s: IndexJobStatus): IndexProgress {
 }
 
 /**
+ * Which directories StartIndex may name. A root outside every scan root
+ * (after `..` and, where it exists on this disk, symlinks are resolved) is
+ * refused with PERMISSION_DENIED before any job is queued.
+ */
+export interface IndexRootPolicy {
+  scanRoots: readonly string[];
+  /** What an empty root means here, checked like a named one; absent: the runner's own default. */
+  defaultRoot?: string;
+  /**
+   * A root that does not exist on this disk passes on to the runner (the
+   * cluster's scanner has the checkouts and checks again there); by default
+   * it is refused.
+   */
+  mayBeElsewhere?: boolean;
+}
+
+/**
  * IndexService over an IndexJobs runner. Without one (a read-only server)
  * StartIndex answers UNIMPLEMENTED, and the status of the index as a whole
  * still works. An empty job id in WatchIndexProgress means the latest job.
@@ -47,7 +65,16 @@ export function jobStatusToProto(s: IndexJobStatus): IndexProgress {
 export function indexHandlers(
   engine: SearchEngine,
   jobs: IndexJobs | undefined,
+  roots: IndexRootPolicy | undefined,
 ): ServiceHandlers<typeof IndexService.method> {
+  /** The root to hand the runner; throws PERMISSION_DENIED for one outside the scan roots. */
+  const admitRoot = (requested: string): string | undefined => {
+    const root = requested || roots?.defaultRoot;
+    if (root === undefined) return undefined;
+    return checkScanRoot(root, roots?.scanRoots ?? [], {
+      mayBeElsewhere: roots?.mayBeElsewhere ?? false,
+    }).root;
+  };
   const requireJobs = (): IndexJobs => {
     if (!jobs) {
       throw new GrpcStatusError(
@@ -69,8 +96,10 @@ export function indexHandlers(
   };
   return {
     async startIndex(req) {
-      const job = await requireJobs().start({
-        ...(req.root ? { root: req.root } : {}),
+      const runner = requireJobs();
+      const root = admitRoot(req.root);
+      const job = await runner.start({
+        ...(root ? { root } : {}),
         rebuild: req.rebuild,
         vectors: !req.noVectors,
         ...(req.repository ? { repository: req.repository } : {}),

@@ -25,7 +25,7 @@ export type {
   IndexJobs,
   StartIndexJobRequest,
 } from './index-jobs.js';
-export { jobStatusToProto } from './index-service.js';
+export { type IndexRootPolicy, jobStatusToProto } from './index-service.js';
 export { quietGrpcLogs } from './logging.js';
 export {
   connectRemoteEngine,

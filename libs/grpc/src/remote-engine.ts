@@ -68,6 +68,7 @@ const ERROR_CODES = new Set<string>([
   'TIMEOUT',
   'BUSY',
   'UNAVAILABLE',
+  'PERMISSION_DENIED',
   'INTERNAL',
 ] satisfies ErrorCode[]);
 

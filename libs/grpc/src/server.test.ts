@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CodesiftError } from '@codesift/core';
 import { FusionMethod, JobState } from '@codesift/proto';
 import { Metadata, type ServiceError, status } from '@grpc/grpc-js';
 import { type CodesiftClient, connectCodesift } from './client.js';
+import type { IndexRootPolicy } from './index-service.js';
 import { engineBudgetMs } from './search-service.js';
 import { type CodesiftGrpcServer, createGrpcServer, SERVICE_NAMES } from './server.js';
 import { type FakeEngine, fakeEngine } from './testing/fake-engine.js';
@@ -29,12 +33,16 @@ interface Harness {
   client: CodesiftClient;
 }
 
-async function start(options: { token?: string; withJobs?: boolean } = {}): Promise<Harness> {
+async function start(
+  options: { token?: string; withJobs?: boolean; indexRoots?: IndexRootPolicy } = {},
+): Promise<Harness> {
   const engine = fakeEngine();
   const jobs = fakeJobs();
   const server = createGrpcServer({
     engine,
     ...(options.withJobs === false ? {} : { jobs }),
+    // The fake jobs' roots ('/repo') exist nowhere: passed on as a cluster's would be.
+    indexRoots: options.indexRoots ?? { scanRoots: ['/'], mayBeElsewhere: true },
     ...(options.token ? { token: options.token } : {}),
   });
   const { address, port } = await server.listen('127.0.0.1', 0);
@@ -434,6 +442,30 @@ describe('token auth', () => {
       anonymous.close();
       wrong.close();
     }
+  });
+});
+
+describe('StartIndex roots', () => {
+  let scan: string;
+  let h: Harness;
+  before(async () => {
+    scan = realpathSync(mkdtempSync(path.join(tmpdir(), 'codesift-scan-')));
+    mkdirSync(path.join(scan, 'repo'));
+    h = await start({ indexRoots: { scanRoots: [scan] } });
+  });
+  after(async () => {
+    await stop(h);
+    rmSync(scan, { recursive: true, force: true });
+  });
+
+  test('a root outside the scan roots is PERMISSION_DENIED and queues nothing', async () => {
+    for (const root of [tmpdir(), path.join(scan, '..'), `${scan}/repo/../..`, '/etc']) {
+      const e = await rejectsWith(h.client.index.startIndex({ root }), status.PERMISSION_DENIED);
+      assert.match(e.details, /outside the scan roots/);
+    }
+    assert.equal(h.jobs.starts.length, 0);
+    await h.client.index.startIndex({ root: 'repo' });
+    assert.deepEqual(h.jobs.starts.at(-1)?.root, path.join(scan, 'repo'));
   });
 });
 

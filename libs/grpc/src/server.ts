@@ -6,7 +6,7 @@ import { checkBearerToken } from './auth.js';
 import { ServerHealth } from './health.js';
 import { type ImplementOptions, implement } from './implement.js';
 import type { IndexJobs } from './index-jobs.js';
-import { indexHandlers } from './index-service.js';
+import { type IndexRootPolicy, indexHandlers } from './index-service.js';
 import { searchHandlers } from './search-service.js';
 import { grpcServiceDefinition } from './service-definition.js';
 import { symbolHandlers } from './symbol-service.js';
@@ -15,6 +15,8 @@ export interface GrpcServerOptions {
   engine: SearchEngine;
   /** Enables StartIndex; without it IndexService only reports the index status. */
   jobs?: IndexJobs;
+  /** Where StartIndex may point (see IndexRootPolicy); without it every named root is refused. */
+  indexRoots?: IndexRootPolicy;
   /** When set, every call except health checks needs `authorization: Bearer <token>`. */
   token?: string;
   /** Largest request accepted; default 1 MiB (requests are a query and a few filters). */
@@ -72,7 +74,7 @@ export function createGrpcServer(options: GrpcServerOptions): CodesiftGrpcServer
   );
   server.addService(
     grpcServiceDefinition(IndexService),
-    implement(IndexService, indexHandlers(options.engine, options.jobs), guard),
+    implement(IndexService, indexHandlers(options.engine, options.jobs, options.indexRoots), guard),
   );
   // Health stays open without a token so load balancers and probes need no secret.
   const health = new ServerHealth(SERVICE_NAMES);

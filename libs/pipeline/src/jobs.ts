@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { type Chunker, createChunker } from '@codesift/chunking';
 import {
@@ -126,16 +126,21 @@ export function createLocalIndexJobs(options: LocalIndexJobsOptions = {}): Index
         hint: 'name the directory to index',
       });
     }
-    if (defaultRoot && root !== defaultRoot) {
+    // The same directory by another path (a symlink to it, the gRPC layer's
+    // real path) is this root; any other directory is refused.
+    if (defaultRoot && root !== defaultRoot && realOrSelf(root) !== realOrSelf(defaultRoot)) {
       throw new CodesiftError('PATH_OUTSIDE_ROOT', `this server only indexes ${defaultRoot}`, {
         hint: 'leave root empty, or start a server for the other directory',
       });
     }
-    if (!existsSync(root)) throw new CodesiftError('ENOENT_ROOT', `directory not found: ${root}`);
-    if (!statSync(root).isDirectory()) {
-      throw new CodesiftError('NOT_A_DIRECTORY', `not a directory: ${root}`);
+    const target = defaultRoot ?? root;
+    if (!existsSync(target)) {
+      throw new CodesiftError('ENOENT_ROOT', `directory not found: ${target}`);
     }
-    return root;
+    if (!statSync(target).isDirectory()) {
+      throw new CodesiftError('NOT_A_DIRECTORY', `not a directory: ${target}`);
+    }
+    return target;
   };
 
   const run = async (job: Job, signal: AbortSignal) => {
@@ -377,4 +382,13 @@ function applySummary(s: IndexJobStatus, summary: IndexSummary): void {
 
 function snapshot(s: IndexJobStatus): IndexJobStatus {
   return { ...s, skipped: { ...s.skipped } };
+}
+
+/** The real path of `p`, or `p` itself when it cannot be resolved (it does not exist). */
+function realOrSelf(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
 }

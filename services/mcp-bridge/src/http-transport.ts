@@ -1,9 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { errorMessage } from '@codesift/core';
+import { bearerMatches, errorMessage, isLoopbackHost } from '@codesift/core';
 import type { SearchEngine } from '@codesift/search';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { bearerMatches, isLoopbackHost } from './auth.js';
 import { createMcpServer, type McpServerOptions } from './server.js';
 
 /** Where MCP clients send their requests. */
@@ -15,7 +14,7 @@ export interface HttpServerOptions {
   host: string;
   /** 0 picks any free port; the handle reports the one chosen. */
   port: number;
-  /** Bearer token every MCP request must carry; null serves without authentication (see resolveHttpAuth). */
+  /** Bearer token every MCP request must carry; null serves without authentication (see resolveServerAuth in @codesift/core). */
   token: string | null;
   server?: McpServerOptions;
   log?: (line: string) => void;

@@ -1,4 +1,3 @@
-export { bearerMatches, isLoopbackHost, resolveHttpAuth, weakTokenWarning } from './auth.js';
 export {
   HEALTH_PATH,
   type HttpServerHandle,

@@ -1,7 +1,7 @@
 // The query service is configured from the environment only, like every
 // cluster service, so compose, Kubernetes and `npm run cluster` run the same
 // binary with no flags.
-import { CodesiftError } from '@codesift/core';
+import { CodesiftError, envFlag, resolveServerAuth, scanRootsFromEnv } from '@codesift/core';
 import { defaultSearchThreads } from '@codesift/engine-pool';
 import { DEFAULT_NATS_URL } from '@codesift/service-kit';
 import { type StoreSettings, storesFromEnv } from '@codesift/stores-cluster/env';
@@ -24,8 +24,19 @@ export interface QueryConfig {
   host: string;
   /** CODESIFT_GRPC_PORT; default 50051, 0 picks a free port. */
   port: number;
-  /** CODESIFT_TOKEN: when set, every call except health needs `authorization: Bearer <token>`. */
+  /**
+   * CODESIFT_TOKEN: every call except health needs `authorization: Bearer
+   * <token>`. Required (see serverToken) unless insecureNoAuth on loopback.
+   */
   token: string | undefined;
+  /** CODESIFT_INSECURE_NO_AUTH=1: run without a token; refused unless the host is loopback. */
+  insecureNoAuth: boolean;
+  /**
+   * CODESIFT_SCAN_ROOTS (else CODESIFT_SCAN_ROOT, else the working
+   * directory): the directories StartIndex may name, as the scanner sees
+   * them; anything else is PERMISSION_DENIED.
+   */
+  scanRoots: string[];
   /**
    * CODESIFT_EMBEDDER: `none` (or a benchmark `fixed:<ms>`, whose hash vectors no
    * query matches) searches by keyword only; anything else embeds queries
@@ -70,6 +81,8 @@ export function readQueryConfig(env: NodeJS.ProcessEnv = process.env): QueryConf
     port: int(env, 'CODESIFT_GRPC_PORT', DEFAULT_GRPC_PORT, 0, 65535),
     // An empty token (CODESIFT_TOKEN= in a compose file) means no auth.
     token: env.CODESIFT_TOKEN || undefined,
+    insecureNoAuth: envFlag(env.CODESIFT_INSECURE_NO_AUTH),
+    scanRoots: scanRootsFromEnv(env, process.cwd()),
     keywordOnly: embedder === 'none' || embedder.startsWith('fixed:'),
     pollMs: int(env, 'CODESIFT_INDEX_POLL_MS', 3000, 100, 3_600_000),
     symbolTimeoutMs: int(env, 'CODESIFT_SYMBOL_TIMEOUT_MS', 2000, 1, 600_000),
@@ -79,4 +92,21 @@ export function readQueryConfig(env: NodeJS.ProcessEnv = process.env): QueryConf
         ? int(env, 'CODESIFT_SEARCH_THREADS', defaultSearchThreads(), 0, 64)
         : 0,
   };
+}
+
+/**
+ * The token the server requires, or undefined when it may run without one
+ * (CODESIFT_INSECURE_NO_AUTH=1 on a loopback host); throws otherwise. Apart
+ * from readQueryConfig so reading a deployment's settings needs no secret.
+ */
+export function serverToken(config: QueryConfig): string | undefined {
+  return (
+    resolveServerAuth({
+      token: config.token,
+      insecureNoAuth: config.insecureNoAuth,
+      host: config.host,
+      server: 'the query service',
+      optOut: 'CODESIFT_INSECURE_NO_AUTH=1',
+    }) ?? undefined
+  );
 }

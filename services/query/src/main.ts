@@ -4,8 +4,9 @@
 // through the scanner service, grpc.health.v1, optional token auth. It only
 // wires libraries together; SIGINT/SIGTERM stop it gracefully.
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { createClusterIndexJobs, NatsSymbolIndex } from '@codesift/cluster-services';
-import { errorMessage, isCodesiftError } from '@codesift/core';
+import { errorMessage, isCodesiftError, weakTokenWarning } from '@codesift/core';
 import { createGrpcServer, type IndexJobs, quietGrpcLogs, waitForStopSignal } from '@codesift/grpc';
 import { connectWithRetry, createLogger, type Logger } from '@codesift/service-kit';
 import { type OpenFromEnvOptions, openSearchIndexFromEnv } from '@codesift/stores-cluster/env';
@@ -17,6 +18,7 @@ import {
   DEFAULT_GRPC_PORT,
   type QueryConfig,
   readQueryConfig,
+  serverToken,
 } from './config.js';
 import { openClusterEngine, withSymbolService } from './engine.js';
 import {
@@ -41,7 +43,13 @@ environment:
   NATS_URL                    NATS server (default nats://127.0.0.1:4222)
   CODESIFT_GRPC_HOST          address to listen on (default ${DEFAULT_GRPC_HOST})
   CODESIFT_GRPC_PORT          port (default ${DEFAULT_GRPC_PORT}; 0 picks a free one)
-  CODESIFT_TOKEN              require 'authorization: Bearer <token>' (health excepted)
+  CODESIFT_TOKEN              require 'authorization: Bearer <token>' (health excepted);
+                              the service refuses to start without one unless
+  CODESIFT_INSECURE_NO_AUTH   is 1 and CODESIFT_GRPC_HOST is a loopback address
+  CODESIFT_SCAN_ROOTS         directories StartIndex roots must lie under, as the
+                              scanner sees them ('${path.delimiter}'-separated; default
+                              CODESIFT_SCAN_ROOT, else the working directory);
+                              others are PERMISSION_DENIED
   CODESIFT_EMBEDDER           none: keyword-only search; otherwise queries are embedded
                               with the model the index records
   OLLAMA_HOST                 Ollama server, for an index embedded with Ollama
@@ -127,6 +135,11 @@ export async function startQueryService(
   stores: StoreHooks = {},
 ): Promise<RunningQueryService> {
   const config = readQueryConfig(env);
+  // Before anything connects: a server that may not run says so at once.
+  const token = serverToken(config);
+  if (token === undefined) log.warn('serving without authentication (CODESIFT_INSECURE_NO_AUTH)');
+  const weak = weakTokenWarning(token ?? null);
+  if (weak) log.warn(weak);
   quietGrpcLogs(env);
   await waitForIndex(config, env, log, stores);
   const nc: NatsConnection = await connectWithRetry(config.natsUrl, {
@@ -156,14 +169,18 @@ export async function startQueryService(
     const server = createGrpcServer({
       engine: withSymbolService(engine.engine, symbols),
       jobs: indexJobs,
-      token: config.token,
+      token,
+      // The checkouts are on the scanner's disk, which checks the root again
+      // (and alone can resolve symlinks there when this service lacks them).
+      indexRoots: { scanRoots: config.scanRoots, mayBeElsewhere: true },
     });
     const bound = await server.listen(config.host, config.port);
     log.info('listening', {
       address: bound.address,
       index: config.indexPath ?? config.store.kind,
       nats: config.natsUrl,
-      auth: config.token !== undefined,
+      auth: token !== undefined,
+      scanRoots: config.scanRoots,
       keywordOnly: config.keywordOnly,
     });
     let stopping: Promise<void> | undefined;

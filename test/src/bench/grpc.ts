@@ -87,7 +87,16 @@ async function buildIndex(): Promise<{ chunks: number; seconds: number; reused: 
 }
 
 async function startServer(extra: string[]): Promise<{ child: ChildProcess; address: string }> {
-  const child = startCli(['serve', '--port', '0', '--json', '--index', indexDir, ...extra]);
+  const child = startCli([
+    'serve',
+    '--port',
+    '0',
+    '--json',
+    '--index',
+    indexDir,
+    '--insecure-no-auth',
+    ...extra,
+  ]);
   const address = await new Promise<string>((resolve, reject) => {
     let out = '';
     let err = '';

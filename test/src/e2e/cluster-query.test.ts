@@ -6,7 +6,7 @@
 // vocabulary-echo mode, configured for both) and the same vocabulary slices.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -16,6 +16,7 @@ import { type FakeLlmServer, promptText, startFakeLlmServer } from '@codesift/ll
 import { indexRepository } from '@codesift/pipeline';
 import { type IndexProgress, JobState } from '@codesift/proto';
 import { openLocalEngine } from '@codesift/search';
+import { status as grpcStatus } from '@grpc/grpc-js';
 import { repoRoot } from '../support/cli.js';
 import { isAlive, startWorker, type Worker } from '../support/processes.js';
 import { writeTree } from '../support/tree.js';
@@ -103,7 +104,7 @@ describe('cluster query service over gRPC (end to end)', () => {
   let fake: FakeLlmServer;
 
   before(async () => {
-    work = mkdtempSync(path.join(tmpdir(), 'codesift-cluster-query-'));
+    work = realpathSync(mkdtempSync(path.join(tmpdir(), 'codesift-cluster-query-')));
     server = await startNatsServer();
     fake = await startFakeLlmServer({ models: [MODEL], mode: { kind: 'vocabulary-echo' } });
   });
@@ -145,6 +146,7 @@ describe('cluster query service over gRPC (end to end)', () => {
       CODESIFT_GRPC_HOST: '127.0.0.1',
       CODESIFT_GRPC_PORT: '0',
       CODESIFT_TOKEN: TOKEN,
+      CODESIFT_SCAN_ROOTS: checkouts,
       CODESIFT_EMBEDDER: 'none',
       OLLAMA_HOST: fake.url,
       CODESIFT_LLM_MODEL: MODEL,
@@ -187,6 +189,24 @@ describe('cluster query service over gRPC (end to end)', () => {
     assert.equal(status.job?.state, JobState.SUCCEEDED);
     assert.equal(status.files, BigInt(Object.keys(TREE).length));
     assert.equal(status.root, root);
+
+    // Roots outside the scan roots (named, through `..`, or through a symlink
+    // inside them) are PERMISSION_DENIED before anything is queued, and the
+    // index keeps every file.
+    const secret = path.join(work, 'private');
+    writeTree(secret, { 'keys.ts': 'export const privateKeyMaterial = 1;\n' });
+    symlinkSync(secret, path.join(checkouts, 'escape'));
+    for (const bad of [secret, '/', '../private', 'repo/../../private', 'escape']) {
+      await assert.rejects(
+        client.index.startIndex({ root: bad, rebuild: true }),
+        (e: { code?: number; details?: string }) =>
+          e.code === grpcStatus.PERMISSION_DENIED && /outside the scan roots/.test(e.details ?? ''),
+        bad,
+      );
+    }
+    const unchanged = await client.index.getIndexStatus({});
+    assert.equal(unchanged.files, status.files, 'the index keeps its files');
+    assert.equal(unchanged.job?.jobId, jobId, 'no job was queued');
 
     // Local mode over the same tree, keyword only like the cluster.
     const localDb = path.join(work, 'local', 'index.db');
@@ -271,7 +291,7 @@ describe('cluster query service over gRPC (end to end)', () => {
       badLast = progress;
     }
     assert.equal(badLast?.state, JobState.FAILED);
-    assert.match(badLast?.error ?? '', /does not exist on the scanner/);
+    assert.match(badLast?.error ?? '', /directory not found: .*no-such-repo/);
 
     // Without the symbol service, symbol calls fail clearly; search goes on.
     const symbols = workers.find((w) => w.stage === 'symbols')!;

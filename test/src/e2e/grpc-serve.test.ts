@@ -158,8 +158,8 @@ describe('codesift serve (gRPC, end to end)', () => {
       assert.equal(last?.filesChanged, 1n);
       await assert.rejects(
         client.index.startIndex({ root: work, noVectors: true }),
-        (e: unknown) => (e as { code: number }).code === status.INVALID_ARGUMENT,
-        'the server only indexes its own root',
+        (e: unknown) => (e as { code: number }).code === status.PERMISSION_DENIED,
+        'the server only indexes under its scan roots (by default its own root)',
       );
       // The engine is reopened after the job; give it a moment.
       let found = '';
@@ -203,6 +203,7 @@ describe('codesift serve (gRPC, end to end)', () => {
         threads,
         '--index',
         path.join(root, '.codesift'),
+        '--insecure-no-auth',
       ]);
       const collected = collect(child, 60_000);
       const { address } = await listening(child);
@@ -232,12 +233,20 @@ describe('codesift serve (gRPC, end to end)', () => {
       '--json',
       '--index',
       path.join(root, '.codesift'),
+      '--insecure-no-auth',
     ]);
     const collected = collect(blocker, 60_000);
     const { port } = await listening(blocker);
     try {
       const r = await runCli(
-        ['serve', '--port', String(port), '--index', path.join(root, '.codesift')],
+        [
+          'serve',
+          '--port',
+          String(port),
+          '--index',
+          path.join(root, '.codesift'),
+          '--insecure-no-auth',
+        ],
         {
           timeoutMs: 60_000,
         },

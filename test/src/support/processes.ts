@@ -77,6 +77,10 @@ export interface DevClusterOptions {
   contextualizerReplicas?: number;
   env?: NodeJS.ProcessEnv;
   readyTimeoutMs?: number;
+  /** `--token`; default none, with `--insecure-no-auth` (the gRPC port is on loopback). */
+  token?: string;
+  /** `--scan-root` each; default the script's (its working directory). */
+  scanRoots?: string[];
 }
 
 export interface DevCluster {
@@ -111,6 +115,8 @@ export async function startDevCluster(opts: DevClusterOptions): Promise<DevClust
     ...(opts.contextualizerReplicas === undefined
       ? []
       : ['--replicas', `contextualizer=${opts.contextualizerReplicas}`]),
+    ...(opts.token === undefined ? ['--insecure-no-auth'] : ['--token', opts.token]),
+    ...(opts.scanRoots ?? []).flatMap((d) => ['--scan-root', d]),
   ];
   const proc = spawn(process.execPath, args, {
     cwd: opts.cwd,

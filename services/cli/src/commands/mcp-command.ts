@@ -1,13 +1,11 @@
-import { CodesiftError, errorMessage } from '@codesift/core';
+import { CodesiftError, errorMessage, resolveServerAuth, weakTokenWarning } from '@codesift/core';
 import { connectRemoteEngine } from '@codesift/grpc';
 import {
   type LocalWorkspace,
   MCP_PATH,
   type McpServerOptions,
-  resolveHttpAuth,
   serveHttp,
   serveStdio,
-  weakTokenWarning,
 } from '@codesift/mcp-bridge';
 import type { SearchEngine } from '@codesift/search';
 import { startTelemetry } from '@codesift/telemetry';
@@ -190,10 +188,11 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const host = values.host ?? '127.0.0.1';
   const port = parsePort(values.port);
   // Checked before the index opens, so a missing token fails fast.
-  const token = resolveHttpAuth({
+  const token = resolveServerAuth({
     token: values.token ?? io.env.CODESIFT_TOKEN,
     insecureNoAuth: values['insecure-no-auth'],
     host,
+    server: 'the HTTP transport',
   });
   const weak = weakTokenWarning(token);
   if (weak) log(weak);

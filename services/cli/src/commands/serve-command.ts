@@ -1,4 +1,13 @@
-import { errorMessage } from '@codesift/core';
+import path from 'node:path';
+import {
+  CodesiftError,
+  checkScanRoot,
+  errorMessage,
+  parseScanRoots,
+  resolveServerAuth,
+  SCAN_ROOTS_ENV,
+  weakTokenWarning,
+} from '@codesift/core';
 import { defaultSearchThreads, openLocalEnginePool } from '@codesift/engine-pool';
 import { createGrpcServer, quietGrpcLogs, waitForStopSignal } from '@codesift/grpc';
 import { createEmbedderFromEnv } from '@codesift/models';
@@ -36,7 +45,17 @@ const OPTIONS = {
   token: {
     type: 'string',
     value: '<token>',
-    help: "require 'authorization: Bearer <token>' on every call except health checks (default: $CODESIFT_TOKEN)",
+    help: "require 'authorization: Bearer <token>' on every call except health checks (default: $CODESIFT_TOKEN); required unless --insecure-no-auth",
+  },
+  'insecure-no-auth': {
+    type: 'boolean',
+    help: 'serve without a token; loopback hosts only',
+  },
+  'scan-root': {
+    type: 'string',
+    multiple: true,
+    value: '<dir>',
+    help: 'StartIndex may only name directories under this one, symlinks and .. resolved (repeatable; default: $CODESIFT_SCAN_ROOTS, else the indexed directory)',
   },
   'keyword-only': {
     type: 'boolean',
@@ -72,6 +91,12 @@ under the indexed directory are re-indexed as they are saved (keyword-only
 indexes stay keyword-only), and results from a file changed since it was
 indexed are marked stale.
 
+Every call but health checks needs 'authorization: Bearer <token>' (--token
+or CODESIFT_TOKEN); the server refuses to start without a token unless
+--insecure-no-auth is given and --host is a loopback address. StartIndex only
+re-indexes the indexed directory, and only when it lies under a scan root
+(PERMISSION_DENIED otherwise, before anything is touched).
+
 Options:
 ${optionHelp(OPTIONS)}
 
@@ -79,6 +104,7 @@ On shutdown health turns NOT_SERVING and calls in flight get 5 s to finish.
 
 Environment:
   CODESIFT_TOKEN          token when --token is not given
+  CODESIFT_SCAN_ROOTS     scan roots when --scan-root is not given (${path.delimiter}-separated)
   OLLAMA_HOST             Ollama server, for an index embedded with Ollama
 `;
 
@@ -97,11 +123,23 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
   const host = values.host;
   if (host.trim() === '') throw new UsageError('--host must not be empty');
-  // An empty token (e.g. CODESIFT_TOKEN= in a compose file) means no auth, not "the empty token".
-  const token = (values.token ?? io.env.CODESIFT_TOKEN) || undefined;
+  const threads = parseThreads(values.threads);
+  // Checked before the index opens, so a missing token fails fast. An empty
+  // CODESIFT_TOKEN counts as none.
+  const token =
+    resolveServerAuth({
+      token: values.token ?? io.env.CODESIFT_TOKEN,
+      insecureNoAuth: values['insecure-no-auth'],
+      host,
+      server: 'codesift serve',
+    }) ?? undefined;
+  const weak = weakTokenWarning(token ?? null);
+  if (weak) io.stderr.write(`${weak}\n`);
+  if (token === undefined) {
+    io.stderr.write('warning: serving without authentication (--insecure-no-auth)\n');
+  }
   quietGrpcLogs(io.env);
 
-  const threads = parseThreads(values.threads);
   const indexPath = resolveIndexPath(values.index, io);
   const engineOptions = {
     indexPath,
@@ -117,6 +155,20 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   let startWatch: (() => Promise<void>) | undefined;
   const { root, embedder: servedEmbedder } = await engines.engine.status();
   const watching = !values['no-watch'] && !values['read-only'];
+  const scanRoots = serveScanRoots(values['scan-root'], io, root);
+  if (root && scanRoots && !values['read-only']) {
+    // A server whose own directory is off limits could watch it but never be asked to index it.
+    try {
+      checkScanRoot(root, scanRoots);
+    } catch (err) {
+      await engines.engine.close();
+      throw new CodesiftError(
+        'INVALID_ARGUMENT',
+        `the indexed directory ${root} is outside the scan roots (${scanRoots.join(', ')})`,
+        { hint: 'add a --scan-root that contains it, or pass --read-only', cause: err },
+      );
+    }
+  }
   // Jobs only ever re-index the directory this index was built from.
   if (root && !values['read-only']) {
     let embedder = servedEmbedder;
@@ -151,7 +203,12 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
   // Traces only when OTEL_EXPORTER_OTLP_ENDPOINT is set; otherwise a no-op.
   const telemetry = await startTelemetry({ serviceName: 'codesift-serve', env: io.env });
-  const server = createGrpcServer({ engine: engines.engine, jobs, token });
+  const server = createGrpcServer({
+    engine: engines.engine,
+    jobs,
+    token,
+    ...(root && scanRoots ? { indexRoots: { scanRoots, defaultRoot: root } } : {}),
+  });
   const closeAll = async () => {
     await server.shutdown({ graceMs: GRACE_MS });
     const watchStopped = watcher?.close();
@@ -188,6 +245,19 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   await closeAll();
   io.stderr.write('codesift gRPC server stopped\n');
   return EXIT.ok;
+}
+
+/** --scan-root, else CODESIFT_SCAN_ROOTS, else the indexed directory; undefined without one. */
+function serveScanRoots(
+  flags: string[] | undefined,
+  io: CliIO,
+  root: string | null,
+): string[] | undefined {
+  const fromFlags = (flags ?? []).map((d) => path.resolve(io.cwd, d));
+  if (fromFlags.length > 0) return fromFlags;
+  const fromEnv = parseScanRoots(io.env[SCAN_ROOTS_ENV], io.cwd);
+  if (fromEnv.length > 0) return fromEnv;
+  return root ? [root] : undefined;
 }
 
 /** Starts a job and resolves with its final status; a failed job rejects. */

@@ -3,7 +3,7 @@
 // whose files flow through chunker, contextualizer, embedder and writer,
 // planned against the writer's manifest over NATS (no shared index file).
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -43,28 +43,27 @@ async function finished(jobs: ClusterIndexJobs, jobId: string): Promise<ClusterJ
 describe('resolveJobRoot', () => {
   let dir: string;
   before(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'codesift-root-'));
+    dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'codesift-root-')));
     mkdirSync(path.join(dir, 'repo'));
     writeFileSync(path.join(dir, 'file.txt'), 'x');
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  test('resolves inside the scan root and refuses what no retry fixes', () => {
-    assert.equal(resolveJobRoot('repo', dir), path.join(dir, 'repo'));
-    assert.equal(resolveJobRoot('.', dir), dir);
-    assert.equal(resolveJobRoot(path.join(dir, 'repo'), dir), path.join(dir, 'repo'));
-    assert.equal(resolveJobRoot(path.join(dir, 'repo'), undefined), path.join(dir, 'repo'));
-    assert.throws(() => resolveJobRoot('../x', dir), { code: 'PATH_OUTSIDE_ROOT' });
-    assert.throws(() => resolveJobRoot('/etc', dir), { code: 'PATH_OUTSIDE_ROOT' });
-    assert.throws(() => resolveJobRoot('repo', undefined), { code: 'INVALID_ARGUMENT' });
-    assert.throws(() => resolveJobRoot('missing', dir), { code: 'ENOENT_ROOT' });
-    assert.throws(() => resolveJobRoot('file.txt', dir), { code: 'NOT_A_DIRECTORY' });
+  test('resolves inside the scan roots and refuses what no retry fixes', () => {
+    const roots = [dir];
+    assert.equal(resolveJobRoot('repo', roots), path.join(dir, 'repo'));
+    assert.equal(resolveJobRoot('.', roots), dir);
+    assert.equal(resolveJobRoot(path.join(dir, 'repo'), roots), path.join(dir, 'repo'));
+    assert.throws(() => resolveJobRoot('../x', roots), { code: 'PERMISSION_DENIED' });
+    assert.throws(() => resolveJobRoot('/etc', roots), { code: 'PERMISSION_DENIED' });
+    assert.throws(() => resolveJobRoot('missing', roots), { code: 'ENOENT_ROOT' });
+    assert.throws(() => resolveJobRoot('file.txt', roots), { code: 'NOT_A_DIRECTORY' });
   });
 });
 
 /** Every stage in this process on a fresh nats-server and index, and the cluster's job runner. */
 async function startPipeline() {
-  const work = mkdtempSync(path.join(tmpdir(), 'codesift-scanner-'));
+  const work = realpathSync(mkdtempSync(path.join(tmpdir(), 'codesift-scanner-')));
   const server = await startNatsServer();
   const nc = await connect({ servers: server.url });
   await ensureStreams(await jetstreamManager(nc));
@@ -73,7 +72,7 @@ async function startPipeline() {
     NATS_URL: server.url,
     CODESIFT_INDEX: indexPath,
     CODESIFT_EMBEDDER: 'none',
-    CODESIFT_SCAN_ROOT: path.join(work, 'checkouts'),
+    CODESIFT_SCAN_ROOTS: path.join(work, 'checkouts'),
     CODESIFT_PULL_EXPIRES_MS: '1000',
   };
   const running: RunningStage[] = [];
@@ -173,10 +172,20 @@ describe('scanner service with the pipeline stages', () => {
   test('a root that cannot be scanned fails the job at once with the reason', async () => {
     const missing = await finished(jobs, (await jobs.start({ root: 'no-such-repo' })).jobId);
     assert.equal(missing.state, 'failed');
-    assert.match(missing.error ?? '', /no-such-repo does not exist on the scanner/);
+    assert.match(missing.error ?? '', /directory not found: .*no-such-repo/);
+    // Anything on NATS can queue a job: the scanner checks the root itself.
     const outside = await finished(jobs, (await jobs.start({ root: '/etc' })).jobId);
     assert.equal(outside.state, 'failed');
-    assert.match(outside.error ?? '', /outside the scanner's CODESIFT_SCAN_ROOT/);
+    assert.match(outside.error ?? '', /outside the scan roots/);
+    const secret = path.join(work, 'private');
+    writeTree(secret, { 'key.ts': 'export const key = 1;\n' });
+    symlinkSync(secret, path.join(work, 'checkouts', 'escape'));
+    const escaped = await finished(jobs, (await jobs.start({ root: 'escape' })).jobId);
+    assert.equal(escaped.state, 'failed');
+    assert.match(escaped.error ?? '', /outside the scan roots/);
+    const dotdot = await finished(jobs, (await jobs.start({ root: '../private' })).jobId);
+    assert.equal(dotdot.state, 'failed');
+    assert.match(dotdot.error ?? '', /outside the scan roots/);
   });
 });
 

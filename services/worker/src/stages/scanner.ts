@@ -5,14 +5,18 @@
 // to the index.
 //
 // A job whose root cannot be scanned (missing, not a directory, outside
-// CODESIFT_SCAN_ROOT) fails at once with a JOB_FAILED event the watcher
+// the scan roots) fails at once with a JOB_FAILED event the watcher
 // sees; anything else (NATS, the writer not answering) is retried, and the
 // last attempt's error fails the job the same way.
-import { existsSync, statSync } from 'node:fs';
-import path from 'node:path';
 import { publishJobEvent } from '@codesift/bus';
 import { fetchManifest, submitIndexJob } from '@codesift/cluster-services';
-import { CodesiftError, checkRepositoryName, errorMessage, isCodesiftError } from '@codesift/core';
+import {
+  checkRepositoryName,
+  checkScanRoot,
+  errorMessage,
+  isCodesiftError,
+  scanRootsFromEnv,
+} from '@codesift/core';
 import { JobEvent_Kind } from '@codesift/proto';
 import type { StageDefinition } from '@codesift/service-kit';
 
@@ -21,50 +25,27 @@ const PERMANENT = new Set([
   'ENOENT_ROOT',
   'NOT_A_DIRECTORY',
   'PATH_OUTSIDE_ROOT',
+  'PERMISSION_DENIED',
   'INVALID_ARGUMENT',
 ]);
 
 /**
- * The job's directory on this disk. With CODESIFT_SCAN_ROOT set, a request
- * names a directory inside it (relative paths resolve against it, `.` is the
- * scan root itself) and may not leave it; without, only absolute paths.
+ * The job's directory on this disk: a directory under one of the scan roots
+ * (CODESIFT_SCAN_ROOTS, else CODESIFT_SCAN_ROOT, else the scanner's working
+ * directory). Relative paths resolve against the first; `..` and symlinks
+ * are resolved first, so neither leads out. The real path is what is
+ * scanned. Checked here as well as by the query service: anything that can
+ * publish on NATS can queue a job.
  */
-export function resolveJobRoot(requested: string, scanRoot: string | undefined): string {
-  const root = scanRoot
-    ? path.resolve(scanRoot, requested)
-    : path.isAbsolute(requested)
-      ? path.resolve(requested)
-      : null;
-  if (root === null) {
-    throw new CodesiftError(
-      'INVALID_ARGUMENT',
-      `index job root '${requested}' is relative and the scanner has no CODESIFT_SCAN_ROOT`,
-      { hint: 'name an absolute directory on the scanner, or set CODESIFT_SCAN_ROOT' },
-    );
-  }
-  if (scanRoot) {
-    const rel = path.relative(path.resolve(scanRoot), root);
-    if (rel.startsWith('..') || path.isAbsolute(rel)) {
-      throw new CodesiftError(
-        'PATH_OUTSIDE_ROOT',
-        `index job root '${requested}' is outside the scanner's CODESIFT_SCAN_ROOT ${scanRoot}`,
-      );
-    }
-  }
-  if (!existsSync(root)) {
-    throw new CodesiftError('ENOENT_ROOT', `index job root ${root} does not exist on the scanner`);
-  }
-  if (!statSync(root).isDirectory()) {
-    throw new CodesiftError('NOT_A_DIRECTORY', `index job root ${root} is not a directory`);
-  }
-  return root;
+export function resolveJobRoot(requested: string, scanRoots: readonly string[]): string {
+  return checkScanRoot(requested, scanRoots).root;
 }
 
 export const scannerStage: StageDefinition = {
   name: 'scanner',
   async init({ js, nc, env, log }) {
-    const scanRoot = env.CODESIFT_SCAN_ROOT?.trim() || undefined;
-    log.info('scanner ready', { scanRoot: scanRoot ?? null });
+    const scanRoots = scanRootsFromEnv(env, process.cwd());
+    log.info('scanner ready', { scanRoots });
     const failJob = (jobId: string, detail: string) =>
       publishJobEvent(
         js,
@@ -82,7 +63,7 @@ export const scannerStage: StageDefinition = {
               const repository = job.repository === '' ? undefined : job.repository;
               try {
                 if (repository !== undefined) checkRepositoryName(repository);
-                const root = resolveJobRoot(job.path, scanRoot);
+                const root = resolveJobRoot(job.path, scanRoots);
                 const submitted = await submitIndexJob(
                   js,
                   root,

@@ -1,5 +1,13 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { CodesiftError } from '@codesift/core';
+import { CodesiftError } from './errors.js';
+
+// The one authentication rule of every codesift server that takes commands
+// over the network (`codesift serve`, `codesift mcp --http`, the cluster's
+// query service): a bearer token, or an explicit opt-out that only loopback
+// may use.
+
+/** The flag every server takes to run without a token (loopback only). */
+export const INSECURE_NO_AUTH_FLAG = '--insecure-no-auth';
 
 /**
  * True when `authorization` carries `Bearer <token>`. Both sides are hashed
@@ -33,16 +41,27 @@ export function weakTokenWarning(token: string | null): string | null {
   return `warning: the bearer token has only ${token.length} characters; use at least ${MIN_TOKEN_LENGTH} (e.g. \`openssl rand -hex 32\`)`;
 }
 
+/** True for the values an environment variable uses to switch a flag on. */
+export function envFlag(value: string | undefined): boolean {
+  return /^(1|true|yes|on)$/i.test(value?.trim() ?? '');
+}
+
 /**
- * Decides how the HTTP server authenticates. A token is required; running
- * without one needs an explicit opt-out and is only allowed on loopback,
- * where nothing off this machine can reach the server. Returns the token, or
- * null for no authentication.
+ * Decides how a server authenticates. A token is required; running without
+ * one needs an explicit opt-out (`--insecure-no-auth`, or
+ * CODESIFT_INSECURE_NO_AUTH=1 for a service configured by its environment:
+ * `optOut` names it in the hint)
+ * and is only allowed on loopback, where nothing off this machine can reach
+ * the server. Returns the token, or null for no authentication. `server`
+ * names the server in the error ("the gRPC server").
  */
-export function resolveHttpAuth(options: {
+export function resolveServerAuth(options: {
   token: string | undefined;
   insecureNoAuth: boolean;
   host: string;
+  server: string;
+  /** How this server is told to run without a token; default the flag. */
+  optOut?: string;
 }): string | null {
   const token = options.token?.trim() || undefined;
   // A token, when there is one, always wins: --insecure-no-auth only permits
@@ -58,7 +77,7 @@ export function resolveHttpAuth(options: {
     }
     return null;
   }
-  throw new CodesiftError('INVALID_ARGUMENT', 'the HTTP transport needs a bearer token', {
-    hint: 'pass --token <secret> or set CODESIFT_TOKEN (e.g. `openssl rand -hex 32`); --insecure-no-auth serves loopback without one',
+  throw new CodesiftError('INVALID_ARGUMENT', `${options.server} needs a bearer token`, {
+    hint: `pass --token <secret> or set CODESIFT_TOKEN (e.g. \`openssl rand -hex 32\`); ${options.optOut ?? INSECURE_NO_AUTH_FLAG} serves loopback without one`,
   });
 }

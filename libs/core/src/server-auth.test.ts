@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { isCodesiftError } from '@codesift/core';
-import { bearerMatches, isLoopbackHost, resolveHttpAuth, weakTokenWarning } from './auth.js';
+import { isCodesiftError } from './errors.js';
+import {
+  bearerMatches,
+  envFlag,
+  isLoopbackHost,
+  resolveServerAuth,
+  weakTokenWarning,
+} from './server-auth.js';
+
+const resolveHttpAuth = (o: { token: string | undefined; insecureNoAuth: boolean; host: string }) =>
+  resolveServerAuth({ ...o, server: 'the test server' });
 
 describe('bearer token auth', () => {
   const token = 'a'.repeat(8) + 'b'.repeat(24);
@@ -37,7 +46,7 @@ describe('bearer token auth', () => {
     }
   });
 
-  test('HTTP needs a token unless --insecure-no-auth on loopback', () => {
+  test('a server needs a token unless --insecure-no-auth on loopback', () => {
     assert.equal(
       resolveHttpAuth({ token: ' secret ', insecureNoAuth: false, host: '0.0.0.0' }),
       'secret',
@@ -61,6 +70,22 @@ describe('bearer token auth', () => {
         JSON.stringify(opts),
       );
     }
+  });
+
+  test('the refusal names the server and both ways out', () => {
+    assert.throws(
+      () => resolveHttpAuth({ token: undefined, insecureNoAuth: false, host: '127.0.0.1' }),
+      (e) =>
+        isCodesiftError(e) &&
+        /the test server needs a bearer token/.test(e.message) &&
+        /CODESIFT_TOKEN/.test(e.hint ?? '') &&
+        /--insecure-no-auth/.test(e.hint ?? ''),
+    );
+  });
+
+  test('environment flags', () => {
+    for (const v of ['1', 'true', 'YES', ' on ']) assert.equal(envFlag(v), true, v);
+    for (const v of [undefined, '', '0', 'false', 'no', 'off']) assert.equal(envFlag(v), false, v);
   });
 
   test('short tokens get a warning', () => {

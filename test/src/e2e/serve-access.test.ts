@@ -1,0 +1,237 @@
+// Who may command `codesift serve` and the development cluster: a token
+// unless loopback was explicitly opened with --insecure-no-auth, and index
+// jobs only under a scan root. Real processes and real gRPC over sockets.
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { type CodesiftClient, connectCodesift } from '@codesift/grpc';
+import { JobState } from '@codesift/proto';
+import { type ServiceError, status } from '@grpc/grpc-js';
+import { collect, firstLine, type RunResult, repoRoot, runCli, startCli } from '../support/cli.js';
+import { writeTree } from '../support/tree.js';
+
+const TOKEN = 'serve-access-token-0123456789abcdef';
+
+const REPO = {
+  'src/graph.ts': 'export function addEdge(a: string, b: string): string {\n  return a + b;\n}\n',
+  'src/queue.ts': 'export function enqueueItem(item: string): string[] {\n  return [item];\n}\n',
+  'README.md': '# Demo\n',
+};
+const PRIVATE = {
+  'secret/keys.ts': 'export const privateSigningMaterial = "not for you";\n',
+  'secret/more.ts': 'export const anotherPrivateThing = 2;\n',
+};
+
+async function rejectsWith(promise: Promise<unknown>, code: status): Promise<ServiceError> {
+  try {
+    await promise;
+  } catch (err) {
+    const e = err as ServiceError;
+    assert.equal(e.code, code, `expected ${status[code]}, got ${status[e.code]}: ${e.details}`);
+    return e;
+  }
+  assert.fail(`expected ${status[code]}, but the call succeeded`);
+}
+
+/** `codesift serve --json` started; resolves with its address once listening. */
+async function serve(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ child: ChildProcess; address: string; done: Promise<RunResult> }> {
+  const child = startCli(['serve', '--port', '0', '--json', '--threads', '0', ...args], { env });
+  const done = collect(child, 120_000);
+  const line = await firstLine(child, 60_000);
+  return { child, address: JSON.parse(line).address, done };
+}
+
+describe('codesift serve: tokens and scan roots', () => {
+  let work: string;
+  let scan: string;
+  let root: string;
+  let outside: string;
+  let server: Awaited<ReturnType<typeof serve>>;
+  let client: CodesiftClient;
+
+  before(async () => {
+    // Real paths: the server compares real paths, and so do these assertions.
+    work = realpathSync(mkdtempSync(path.join(tmpdir(), 'codesift-e2e-access-')));
+    scan = path.join(work, 'scan');
+    root = path.join(scan, 'repo');
+    outside = path.join(work, 'private');
+    writeTree(root, REPO);
+    writeTree(outside, PRIVATE);
+    // Inside the tree, pointing out of it: the door a StartIndex must not open.
+    symlinkSync(outside, path.join(root, 'escape'));
+    // Inside the scan root, pointing at the indexed tree: the same directory.
+    symlinkSync(root, path.join(scan, 'alias'));
+    const indexed = await runCli(['index', root, '--no-vectors', '--quiet']);
+    assert.equal(indexed.code, 0, indexed.stderr);
+    server = await serve(['--index', root, '--no-watch'], { CODESIFT_TOKEN: TOKEN });
+    client = connectCodesift(server.address, { token: TOKEN });
+  });
+  after(async () => {
+    client?.close();
+    if (server?.child.exitCode === null) {
+      server.child.kill('SIGTERM');
+      await server.done;
+    }
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  test('StartIndex outside the scan root, through a symlink or with .. is PERMISSION_DENIED and changes nothing', async () => {
+    const before = await client.index.getIndexStatus({});
+    assert.equal(before.files, BigInt(Object.keys(REPO).length));
+    assert.equal(before.job, undefined);
+    for (const bad of [
+      outside,
+      path.join(root, 'escape'),
+      `${root}/../../private`,
+      path.join(root, 'src', '..', '..'),
+      '/',
+    ]) {
+      const e = await rejectsWith(
+        client.index.startIndex({ root: bad, noVectors: true, rebuild: true }),
+        status.PERMISSION_DENIED,
+      );
+      assert.match(e.details, /outside the scan roots/, bad);
+      assert.match(e.details, /--scan-root/, 'the hint says how to allow a directory');
+    }
+    const afterRefusals = await client.index.getIndexStatus({});
+    assert.equal(afterRefusals.files, before.files, 'the index keeps its files');
+    assert.equal(afterRefusals.chunks, before.chunks);
+    assert.equal(afterRefusals.job, undefined, 'no job was queued');
+    const leaked = await client.search.search({ query: 'privateSigningMaterial' });
+    assert.equal(leaked.results.length, 0);
+  });
+
+  test('the indexed root, also by a symlink inside the scan root, is re-indexed', async () => {
+    writeFileSync(path.join(root, 'src', 'added.ts'), 'export const addedLater = 1;\n');
+    for (const name of [root, path.join(scan, 'alias')]) {
+      const { jobId } = await client.index.startIndex({ root: name, noVectors: true });
+      let last: JobState | undefined;
+      let error = '';
+      for await (const m of client.index.watchIndexProgress({ jobId }, { deadlineMs: 60_000 })) {
+        last = m.progress!.state;
+        error = m.progress!.error;
+      }
+      assert.equal(last, JobState.SUCCEEDED, error);
+    }
+    const st = await client.index.getIndexStatus({});
+    assert.equal(st.files, BigInt(Object.keys(REPO).length + 1));
+    assert.equal(st.root, root);
+  });
+
+  test('a wrong token is UNAUTHENTICATED; --remote says so with the fix', async () => {
+    const wrong = connectCodesift(server.address, { token: 'not-the-token-at-all-0000' });
+    try {
+      const e = await rejectsWith(
+        wrong.search.search({ query: 'addEdge' }),
+        status.UNAUTHENTICATED,
+      );
+      assert.match(e.details, /invalid token/);
+      await rejectsWith(wrong.index.startIndex({ root }), status.UNAUTHENTICATED);
+    } finally {
+      wrong.close();
+    }
+    const cli = await runCli(['search', '--remote', server.address, 'addEdge'], {
+      env: { CODESIFT_TOKEN: 'not-the-token-at-all-0000' },
+    });
+    assert.notEqual(cli.code, 0);
+    assert.match(cli.stderr, /refused the call: invalid token/);
+    assert.match(cli.stderr, /--token or CODESIFT_TOKEN/);
+    const ok = await runCli(['search', '--remote', server.address, 'addEdge', '--json'], {
+      env: { CODESIFT_TOKEN: TOKEN },
+    });
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.equal(JSON.parse(ok.stdout).results[0].path, 'src/graph.ts');
+  });
+
+  test('--scan-root widens what StartIndex may name; the indexed root must stay under it', async () => {
+    const narrow = await runCli(
+      ['serve', '--index', root, '--insecure-no-auth', '--scan-root', outside],
+      { timeoutMs: 60_000 },
+    );
+    assert.equal(narrow.code, 1, narrow.stderr);
+    assert.match(narrow.stderr, /the indexed directory .* is outside the scan roots/);
+    assert.match(narrow.stderr, /--scan-root that contains it/);
+    const wide = await serve(['--index', root, '--no-watch', '--insecure-no-auth'], {
+      CODESIFT_SCAN_ROOTS: [path.join(work, 'elsewhere'), scan].join(path.delimiter),
+    });
+    const anonymous = connectCodesift(wide.address);
+    try {
+      // Under a scan root but not this server's tree: refused as before, not a permission matter.
+      await rejectsWith(
+        anonymous.index.startIndex({ root: path.join(scan, 'alias', 'src') }),
+        status.INVALID_ARGUMENT,
+      );
+      await rejectsWith(anonymous.index.startIndex({ root: outside }), status.PERMISSION_DENIED);
+    } finally {
+      anonymous.close();
+      wide.child.kill('SIGTERM');
+      assert.equal((await wide.done).code, 0);
+    }
+  });
+
+  test('no token: refused on every host unless --insecure-no-auth, which loopback alone may use', async () => {
+    const cases: { args: string[]; message: RegExp }[] = [
+      { args: ['--host', '0.0.0.0'], message: /codesift serve needs a bearer token/ },
+      { args: ['--host', '127.0.0.1'], message: /codesift serve needs a bearer token/ },
+      {
+        args: ['--host', '0.0.0.0', '--insecure-no-auth'],
+        message: /refusing to serve without authentication on 0\.0\.0\.0/,
+      },
+    ];
+    for (const { args, message } of cases) {
+      const r = await runCli(['serve', '--index', root, '--port', '0', ...args], {
+        env: { CODESIFT_TOKEN: '' },
+        timeoutMs: 60_000,
+      });
+      assert.notEqual(r.code, 0, args.join(' '));
+      assert.match(r.stderr, message, args.join(' '));
+      assert.match(r.stderr, /--token|CODESIFT_TOKEN/);
+      assert.doesNotMatch(r.stderr, /listening/);
+    }
+    const open = await serve(['--index', root, '--no-watch', '--insecure-no-auth'], {
+      CODESIFT_TOKEN: '',
+    });
+    const anonymous = connectCodesift(open.address);
+    try {
+      const res = await anonymous.search.search({ query: 'addEdge' });
+      assert.equal(res.results[0]?.path, 'src/graph.ts');
+    } finally {
+      anonymous.close();
+      open.child.kill('SIGTERM');
+      const done = await open.done;
+      assert.equal(done.code, 0);
+      assert.match(done.stderr, /serving without authentication/);
+    }
+  });
+});
+
+describe('npm run cluster: a token unless --insecure-no-auth', () => {
+  test('refuses to start without one, before starting anything', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'codesift-e2e-cluster-auth-'));
+    try {
+      const proc = spawn(
+        process.execPath,
+        [path.join(repoRoot, 'scripts', 'cluster.mjs'), '--dir', path.join(dir, 'c')],
+        {
+          cwd: dir,
+          env: { ...process.env, CODESIFT_TOKEN: '' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      const r = await collect(proc, 30_000);
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, /needs a bearer token/);
+      assert.match(r.stderr, /--insecure-no-auth/);
+      assert.doesNotMatch(r.stdout, /^up /m, 'nothing was started');
+      assert.equal(existsSync(path.join(dir, 'c')), false, 'not even its directory');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
