@@ -2,6 +2,8 @@
 // the stage's durable consumer, decode, run the handler, ack only after the
 // handler (the durable write) resolved, retry with backoff, dead-letter what
 // can never succeed.
+
+import { codesiftMetrics, observeQueueDepth, secondsSince } from '@codesift/telemetry';
 import type { Consumer, JetStreamClient, JsMsg } from '@nats-io/jetstream';
 import type { MsgHdrs } from '@nats-io/transport-node';
 import {
@@ -131,6 +133,12 @@ export async function consume<Q extends WorkQueue>(
     serverMax > 1 ? serverMax - 1 : serverMax === 1 ? 1 : Number.POSITIVE_INFINITY;
   const loop = new ConsumerLoop(js, consumer, queue, handler, opts, ackWaitMs, maxAttempts);
   loop.start();
+  // Every replica reports the consumer's shared backlog: read it as max per stage, not sum.
+  const stopObserving = observeQueueDepth({ stage: def.durable, queue }, async () => {
+    const info = await consumer.info();
+    return info.num_pending + info.num_ack_pending;
+  });
+  void loop.closed.finally(stopObserving);
   return loop;
 }
 
@@ -250,6 +258,13 @@ class ConsumerLoop<Q extends WorkQueue> implements Consumption {
    * OpenTelemetry SDK the span is a no-op and only the headers carry the trace.
    */
   private async process(m: JsMsg): Promise<void> {
+    const started = performance.now();
+    const stage = { stage: this.def.durable };
+    // The message's age when taken: publish (stream time) to now, retries included.
+    codesiftMetrics().queueWait.record(
+      Math.max(0, (Date.now() - m.info.timestampNanos / 1e6) / 1000),
+      stage,
+    );
     const incoming = parseTraceparent(
       m.headers?.get(HEADER.traceparent),
       m.headers?.get(HEADER.tracestate) || undefined,
@@ -281,6 +296,7 @@ class ConsumerLoop<Q extends WorkQueue> implements Consumption {
       await context.with(trace.setSpan(parent, span), () => this.handle(m, span, incoming));
     } finally {
       span.end();
+      codesiftMetrics().stageDuration.record(secondsSince(started), stage);
     }
   }
 
@@ -296,6 +312,7 @@ class ConsumerLoop<Q extends WorkQueue> implements Consumption {
     }
     const jobId = (message as { jobId: string }).jobId;
     if (jobId) span.setAttribute('codesift.job_id', jobId);
+    annotateFiles(span, message);
     if (deliveries > this.maxAttempts) {
       const reason = `max deliveries: ${this.maxAttempts} attempt(s) ended without ack (handler crashed or timed out)`;
       try {
@@ -348,12 +365,14 @@ class ConsumerLoop<Q extends WorkQueue> implements Consumption {
     }
     clearInterval(heartbeat);
     this.settle(() => m.ack(), 'acked', span);
+    countHandled(this.def.durable, message);
   }
 
   private settle(fn: () => void, stat: 'acked' | 'retried' | 'deadLettered', span?: Span): void {
     try {
       fn();
       this.stats[stat]++;
+      codesiftMetrics().messages.add(1, { stage: this.def.durable, outcome: stat });
       span?.setAttribute('codesift.outcome', stat);
     } catch (err) {
       // The connection closed under us: the message stays unacked and is
@@ -391,6 +410,33 @@ class ConsumerLoop<Q extends WorkQueue> implements Consumption {
     // work-queue stream forever, where only an ack removes it.
     this.settle(() => m.ack(), 'deadLettered', span);
   }
+}
+
+/** Most paths one span lists: a trace shows which files a batch held, not a whole repository. */
+const MAX_SPAN_PATHS = 32;
+
+/** The batch's file count and (the first) paths on its span, so a file's hops can be followed. */
+function annotateFiles(span: Span, message: object): void {
+  const files = (message as { files?: unknown }).files;
+  if (!Array.isArray(files)) return;
+  span.setAttribute('codesift.file_count', files.length);
+  span.setAttribute(
+    'codesift.paths',
+    (files as { path: string }[]).slice(0, MAX_SPAN_PATHS).map((f) => f.path),
+  );
+}
+
+/** Files and chunks (rate: chunks/s) a stage has finished. */
+function countHandled(stage: string, message: object): void {
+  const files = (message as { files?: unknown }).files;
+  if (!Array.isArray(files)) return; // an index job request, not a batch
+  const m = codesiftMetrics();
+  m.files.add(files.length, { stage });
+  let chunks = 0;
+  for (const f of files as { chunks?: unknown }[]) {
+    if (Array.isArray(f.chunks)) chunks += f.chunks.length;
+  }
+  if (chunks > 0) m.chunks.add(chunks, { stage });
 }
 
 /** Marks the message's span failed: ERROR status plus the exception as an event. */

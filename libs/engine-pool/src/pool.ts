@@ -22,7 +22,14 @@
 import { Worker } from 'node:worker_threads';
 import { CodesiftError, errorMessage } from '@codesift/core';
 import type { SearchEngine, SearchRequest, SearchResponse } from '@codesift/search';
-import { type EngineFactory, type FromWorker, fromWire, type ToWorker } from './protocol.js';
+import { telemetryForThreads, traceparentFromContext } from '@codesift/telemetry';
+import {
+  type EngineFactory,
+  type FromWorker,
+  fromWire,
+  type ToWorker,
+  type WorkerInit,
+} from './protocol.js';
 
 export interface EnginePoolOptions {
   /** Opens each worker's engine. */
@@ -55,7 +62,9 @@ class SearchWorker {
 
   /** Starts a worker and waits until its engine is open. */
   static start(factory: EngineFactory, onExit: (w: SearchWorker) => void): Promise<SearchWorker> {
-    const worker = new Worker(WORKER_URL, { workerData: factory });
+    const telemetry = telemetryForThreads();
+    const init: WorkerInit = telemetry ? { factory, telemetry } : { factory };
+    const worker = new Worker(WORKER_URL, { workerData: init });
     const self = new SearchWorker(worker, onExit);
     return new Promise<SearchWorker>((resolve, reject) => {
       let started = false;
@@ -221,7 +230,8 @@ export async function openEnginePool(options: EnginePoolOptions): Promise<Engine
           reject(e);
         },
       });
-      worker.post({ type: 'search', id, request: wire });
+      const trace = traceparentFromContext();
+      worker.post({ type: 'search', id, request: wire, ...(trace ? { trace } : {}) });
     });
   };
 

@@ -2,6 +2,7 @@
 // data only: they cross threads by structured clone.
 import { CodesiftError, type ErrorCode } from '@codesift/core';
 import type { SearchRequest, SearchResponse } from '@codesift/search';
+import type { TelemetryOptions, TraceHeaders } from '@codesift/telemetry';
 
 /**
  * How a worker opens its engine: `import(module)[exportName](options)`.
@@ -15,11 +16,27 @@ export interface EngineFactory {
   options: unknown;
 }
 
+/** What a worker thread starts with (its workerData). */
+export interface WorkerInit {
+  factory: EngineFactory;
+  /**
+   * Set while the pool's process traces: the worker starts its own SDK
+   * (one per thread) with these, so its spans join the caller's traces.
+   */
+  telemetry?: TelemetryOptions;
+}
+
 /** A SearchRequest without its AbortSignal, which cannot cross threads. */
 export type WireSearchRequest = Omit<SearchRequest, 'signal'>;
 
 export type ToWorker =
-  | { type: 'search'; id: number; request: WireSearchRequest }
+  | {
+      type: 'search';
+      id: number;
+      request: WireSearchRequest;
+      /** The caller's active span (the gRPC server span), parent of the worker's spans. */
+      trace?: TraceHeaders;
+    }
   | { type: 'cancel'; id: number }
   | { type: 'close' };
 

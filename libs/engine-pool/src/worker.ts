@@ -3,7 +3,14 @@
 // Searches run concurrently inside the worker too, as on the main thread.
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import type { SearchEngine } from '@codesift/search';
-import { type EngineFactory, type FromWorker, type ToWorker, toWire } from './protocol.js';
+import { startTelemetry, type Telemetry, withRemoteParent } from '@codesift/telemetry';
+import {
+  type EngineFactory,
+  type FromWorker,
+  type ToWorker,
+  toWire,
+  type WorkerInit,
+} from './protocol.js';
 
 if (!parentPort) throw new Error('engine-pool worker must run in a worker thread');
 const port: MessagePort = parentPort;
@@ -20,10 +27,16 @@ async function open(factory: EngineFactory): Promise<SearchEngine> {
   return (await fn(factory.options)) as SearchEngine;
 }
 
+const init = workerData as WorkerInit;
+// Tracing that cannot start here only loses this thread's spans, not its searches.
+const telemetry: Telemetry | undefined = init.telemetry
+  ? await startTelemetry(init.telemetry).catch(() => undefined)
+  : undefined;
 // A failed open is reported as a message, not thrown: a thrown error would
 // race it as the thread's 'error' event and lose the CodesiftError's code.
-const engine = await open(workerData as EngineFactory).catch((err: unknown) => {
+const engine = await open(init.factory).catch((err: unknown) => {
   send({ type: 'open-failed', error: toWire(err) });
+  void telemetry?.shutdown();
   port.close();
   return undefined;
 });
@@ -38,8 +51,7 @@ function serve(engine: SearchEngine): void {
       case 'search': {
         const abort = new AbortController();
         running.set(m.id, abort);
-        engine
-          .search({ ...m.request, signal: abort.signal })
+        withRemoteParent(m.trace, () => engine.search({ ...m.request, signal: abort.signal }))
           .then((response) => send({ type: 'result', id: m.id, response }))
           .catch((err: unknown) => send({ type: 'failed', id: m.id, error: toWire(err) }))
           .finally(() => running.delete(m.id));
@@ -52,6 +64,8 @@ function serve(engine: SearchEngine): void {
         void engine
           .close()
           .catch(() => undefined)
+          // The thread ends next: its batched spans go out first.
+          .then(() => telemetry?.shutdown())
           .then(() => {
             send({ type: 'closed' });
             port.close();

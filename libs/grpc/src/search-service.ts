@@ -1,5 +1,6 @@
 import type { SearchService } from '@codesift/proto';
-import type { SearchEngine } from '@codesift/search';
+import type { SearchEngine, SearchResponse } from '@codesift/search';
+import { codesiftMetrics, degradedSide, secondsSince } from '@codesift/telemetry';
 import { searchRequestFromProto, searchResponseToProto, snippetToProto } from '@codesift/wire';
 import { invalidArgument } from './errors.js';
 import type { ServiceHandlers } from './implement.js';
@@ -24,6 +25,15 @@ export function engineBudgetMs(remainingMs: number): number {
   return Math.max(1, Math.floor(remainingMs - Math.min(50, remainingMs * 0.1)));
 }
 
+/** Query latency, the embed share of it, and which sides were dropped. */
+function recordSearch(res: SearchResponse, seconds: number): void {
+  const m = codesiftMetrics();
+  m.queryDuration.record(seconds, { outcome: res.degraded.length > 0 ? 'degraded' : 'ok' });
+  const embedMs = res.timings.embed;
+  if (embedMs !== undefined) m.embedDuration.record(embedMs / 1000, { use: 'query' });
+  for (const entry of res.degraded) m.degraded.add(1, { side: degradedSide(entry) });
+}
+
 export function searchHandlers(engine: SearchEngine): ServiceHandlers<typeof SearchService.method> {
   return {
     async search(req, ctx) {
@@ -31,7 +41,15 @@ export function searchHandlers(engine: SearchEngine): ServiceHandlers<typeof Sea
       const request = searchRequestFromProto(req);
       if (ctx.deadlineMs !== undefined) request.deadlineMs = engineBudgetMs(ctx.deadlineMs);
       request.signal = ctx.signal;
-      const res = await engine.search(request);
+      const started = performance.now();
+      let res: SearchResponse;
+      try {
+        res = await engine.search(request);
+      } catch (err) {
+        codesiftMetrics().queryDuration.record(secondsSince(started), { outcome: 'error' });
+        throw err;
+      }
+      recordSearch(res, secondsSince(started));
       ctx.signal.throwIfAborted();
       return searchResponseToProto(res, { explain: req.explain });
     },

@@ -43,3 +43,11 @@ export function traceparentFromContext(ctx: Context = context.active()): TraceHe
     ? { traceparent: carrier.traceparent, tracestate: carrier.tracestate }
     : { traceparent: carrier.traceparent };
 }
+
+/**
+ * Runs `fn` with the span `headers` name as its remote parent (no parent
+ * when undefined), e.g. in a worker thread answering for another thread.
+ */
+export function withRemoteParent<T>(headers: TraceHeaders | undefined, fn: () => T): T {
+  return context.with(contextFromTraceparent(headers?.traceparent, headers?.tracestate), fn);
+}

@@ -33,16 +33,21 @@ console.log(JSON.stringify({
 `;
 
 async function probe(env: Record<string, string>) {
-  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', PROBE], {
+  return (await probeWithStderr(env)).result;
+}
+
+async function probeWithStderr(env: Record<string, string>) {
+  const { stdout, stderr } = await run(process.execPath, ['--input-type=module', '-e', PROBE], {
     env: { PATH: process.env.PATH, PROBE_ENV: JSON.stringify(env) },
     timeout: 30_000,
   });
-  return JSON.parse(stdout.trim().split('\n').at(-1)!) as {
+  const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
     enabled: boolean;
     reason?: string;
     recording: boolean;
     sdk: number;
   };
+  return { result, stdout, stderr };
 }
 
 test('without an endpoint nothing is started and no SDK module is loaded', async () => {
@@ -95,4 +100,18 @@ test('OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf sends protobuf to the same path'
   } finally {
     await receiver.close();
   }
+});
+
+test('OTEL_TRACES_EXPORTER=console prints each span as a JSON line on stderr, not stdout', async () => {
+  const { result, stdout, stderr } = await probeWithStderr({ OTEL_TRACES_EXPORTER: 'console' });
+  assert.equal(result.enabled, true);
+  assert.equal(result.recording, true);
+  assert.equal(stdout.trim().split('\n').length, 1, 'stdout holds only the probe result');
+  const line = stderr.split('\n').find((l) => l.startsWith('{'));
+  assert.ok(line, stderr);
+  const span = JSON.parse(line);
+  assert.equal(span.span, 'probe-span');
+  assert.equal(span.service, 'probe');
+  assert.match(span.traceId, /^[0-9a-f]{32}$/);
+  assert.equal(span.status, 'unset');
 });

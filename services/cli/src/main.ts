@@ -44,6 +44,9 @@ ${Object.entries(COMMANDS)
 Run 'codesift <command> --help' for a command's options.
 `;
 
+/** Commands that run under a root span when tracing is configured (see traced-run.ts). */
+const TRACED = new Set(['search', 'index']);
+
 /** Runs the CLI and returns the exit code; never throws. */
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
   const [name, ...rest] = argv;
@@ -65,6 +68,10 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   }
   const command = await entry.load();
   try {
+    if (TRACED.has(name) && Object.keys(io.env).some((k) => k.startsWith('OTEL_'))) {
+      const { runTraced } = await import('./traced-run.js');
+      return await runTraced(name, io, () => command.run(rest, io));
+    }
     return await command.run(rest, io);
   } catch (err) {
     if (err instanceof UsageError) {

@@ -60,7 +60,11 @@ environment:
   CODESIFT_SEARCH_THREADS     sqlite: search worker threads (default one per core, at
                               most 4; 0: the main thread)
   CODESIFT_LOG_LEVEL          debug | info | warn | error
-  OTEL_EXPORTER_OTLP_ENDPOINT export traces over OTLP/HTTP (e.g. http://jaeger:4318)
+  OTEL_EXPORTER_OTLP_ENDPOINT export traces and metrics over OTLP/HTTP (e.g. http://jaeger:4318);
+                              OTEL_TRACES_EXPORTER=console prints spans on stderr
+  CODESIFT_METRICS_PORT       serve Prometheus metrics at /metrics on this port (e.g. 9464)
+  CODESIFT_METRICS_HOST       address of the metrics endpoint (default 127.0.0.1; 0.0.0.0 in
+                              a container that Prometheus scrapes)
 `;
 
 const GRACE_MS = 5000;
@@ -227,6 +231,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     // Before the server: its spans need the SDK registered first.
     telemetry = await startTelemetry({ serviceName: 'codesift-query', env });
     if (telemetry.enabled) log.info('tracing on', { endpoint: telemetry.tracesUrl });
+    if (telemetry.prometheusUrl) log.info('metrics on', { prometheus: telemetry.prometheusUrl });
   } catch (err) {
     log.error('bad tracing settings', { error: errorMessage(err) });
     return 2;

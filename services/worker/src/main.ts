@@ -24,9 +24,12 @@ environment:
   CODESIFT_SCAN_ROOT       scanner: directory index jobs name their roots in (relative paths
                            resolve against it, none may leave it); unset: absolute roots only
   CODESIFT_LOG_LEVEL       debug | info | warn | error
-  OTEL_EXPORTER_OTLP_ENDPOINT  OTLP collector (e.g. http://jaeger:4318): export traces as
-                           service codesift-<stage>; unset = tracing off (OTEL_SERVICE_NAME,
-                           OTEL_SDK_DISABLED, OTEL_EXPORTER_OTLP_PROTOCOL are honoured)
+  OTEL_EXPORTER_OTLP_ENDPOINT  OTLP collector (e.g. http://jaeger:4318): export traces and
+                           metrics as service codesift-<stage>; unset = off (OTEL_SERVICE_NAME,
+                           OTEL_SDK_DISABLED, OTEL_EXPORTER_OTLP_PROTOCOL are honoured;
+                           OTEL_TRACES_EXPORTER=console prints spans on stderr)
+  CODESIFT_METRICS_PORT    serve Prometheus metrics at /metrics on this port (e.g. 9464)
+  CODESIFT_METRICS_HOST    address of the metrics endpoint (default 127.0.0.1)
 `;
 
 /** Returns the process exit code: 0 after a clean stop, 1 on failure, 2 on a bad command line. */
@@ -48,12 +51,13 @@ export async function main(argv: string[]): Promise<number> {
   try {
     telemetry = await startTelemetry({ serviceName: `codesift-${name}` });
   } catch (err) {
-    log.error('failed to start tracing', { error: errorMessage(err) });
+    log.error('failed to start telemetry', { error: errorMessage(err) });
     return 1;
   }
   if (telemetry.enabled) {
     log.info('tracing on', { otelService: telemetry.serviceName, endpoint: telemetry.tracesUrl });
   }
+  if (telemetry.prometheusUrl) log.info('metrics on', { prometheus: telemetry.prometheusUrl });
   try {
     const running = await runStage(stage, { log });
     return await running.stopped;

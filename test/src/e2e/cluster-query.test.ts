@@ -5,7 +5,6 @@
 // answers for the same tree, with the same LLM rewrite (a fake Ollama in
 // vocabulary-echo mode, configured for both) and the same vocabulary slices.
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,11 +16,16 @@ import { indexRepository } from '@codesift/pipeline';
 import { type IndexProgress, JobState } from '@codesift/proto';
 import { openLocalEngine } from '@codesift/search';
 import { status as grpcStatus } from '@grpc/grpc-js';
-import { repoRoot } from '../support/cli.js';
-import { isAlive, startWorker, type Worker } from '../support/processes.js';
+import {
+  isAlive,
+  listeningAddress,
+  type QueryProcess,
+  startQuery,
+  startWorker,
+  type Worker,
+} from '../support/processes.js';
 import { writeTree } from '../support/tree.js';
 
-const QUERY_BIN = path.join(repoRoot, 'services', 'query', 'bin', 'codesift-query.js');
 const STAGES = ['scanner', 'chunker', 'contextualizer', 'embedder', 'writer', 'symbols'];
 const TOKEN = 'cluster-query-test-token';
 
@@ -61,39 +65,6 @@ const QUERIES = ['add an edge to the graph', 'Graph.addEdge', 'parse configurati
 /** Natural language the rewrite decision sends to the model. */
 const QUESTION = 'how does a new edge get into the graph';
 const MODEL = 'qwen3:0.6b';
-
-interface QueryProcess {
-  proc: ChildProcess;
-  log: string;
-  exit: Promise<number | null>;
-}
-
-function startQuery(env: NodeJS.ProcessEnv): QueryProcess {
-  const proc = spawn(process.execPath, [QUERY_BIN], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const q: QueryProcess = {
-    proc,
-    log: '',
-    exit: new Promise((resolve) => proc.once('exit', (code) => resolve(code))),
-  };
-  proc.stderr?.on('data', (b: Buffer) => {
-    q.log += b.toString();
-  });
-  return q;
-}
-
-async function listeningAddress(q: QueryProcess): Promise<string> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const line = q.log.split('\n').find((l) => l.includes('"msg":"listening"'));
-    if (line) return JSON.parse(line).address as string;
-    assert.ok(q.proc.exitCode === null, `codesift-query exited:\n${q.log}`);
-    assert.ok(Date.now() < deadline, `codesift-query not listening after 30 s:\n${q.log}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('cluster query service over gRPC (end to end)', () => {
   let work: string;

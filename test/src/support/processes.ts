@@ -1,9 +1,51 @@
+import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { freePort } from '@codesift/bus/testing';
 import { repoRoot } from './cli.js';
 
 const WORKER_BIN = path.join(repoRoot, 'services', 'worker', 'bin', 'codesift-worker.js');
+
+const QUERY_BIN = path.join(repoRoot, 'services', 'query', 'bin', 'codesift-query.js');
+
+export interface QueryProcess {
+  proc: ChildProcess;
+  /** Everything it wrote on stderr (its log lines). */
+  log: string;
+  exit: Promise<number | null>;
+}
+
+/** Starts `codesift-query` as its own process with `env` over this one's. */
+export function startQuery(env: NodeJS.ProcessEnv): QueryProcess {
+  const proc = spawn(process.execPath, [QUERY_BIN], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const q: QueryProcess = {
+    proc,
+    log: '',
+    exit: new Promise((resolve) => proc.once('exit', (code) => resolve(code))),
+  };
+  proc.stderr?.on('data', (b: Buffer) => {
+    q.log += b.toString();
+  });
+  return q;
+}
+
+/** The address the query service logged it listens on; rejects with its log when it exits or `timeoutMs` passes. */
+export async function listeningAddress(q: QueryProcess, timeoutMs = 30_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const line = q.log.split('\n').find((l) => l.includes('"msg":"listening"'));
+    if (line) return JSON.parse(line).address as string;
+    assert.ok(q.proc.exitCode === null, `codesift-query exited:\n${q.log}`);
+    assert.ok(
+      Date.now() < deadline,
+      `codesift-query not listening after ${timeoutMs / 1000} s:\n${q.log}`,
+    );
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 // Shared with the bus tests, which start nats-server on a free port the same way.
 export { freePort };

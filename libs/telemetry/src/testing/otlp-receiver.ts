@@ -1,6 +1,7 @@
 // Test helper: a loopback OTLP/HTTP collector. It accepts what an exporter
-// POSTs to /v1/traces, decodes OTLP JSON into flat span records, and keeps
-// protobuf bodies raw (their arrival is still observable).
+// POSTs to /v1/traces (and /v1/metrics), decodes OTLP JSON into flat span
+// records (and the names of the metrics pushed), and keeps protobuf bodies
+// raw (their arrival is still observable).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
@@ -43,6 +44,8 @@ export interface OtlpReceiver {
   readonly spans: ReceivedSpan[];
   /** Every POST received, decoded or not. */
   readonly requests: ReceivedRequest[];
+  /** Each metric pushed over OTLP/JSON, by the service that pushed it. */
+  readonly metrics: { serviceName: string | undefined; name: string }[];
   /** Resolves with `spans` once `ready(spans)` holds; rejects after `timeoutMs` (default 10 s). */
   waitFor(ready: (spans: ReceivedSpan[]) => boolean, timeoutMs?: number): Promise<ReceivedSpan[]>;
   close(): Promise<void>;
@@ -138,6 +141,28 @@ export function decodeOtlpJson(body: OtlpTraceRequest): ReceivedSpan[] {
   return out;
 }
 
+interface OtlpMetricsRequest {
+  resourceMetrics?: {
+    resource?: { attributes?: OtlpKeyValue[] };
+    scopeMetrics?: { metrics?: { name: string }[] }[];
+  }[];
+}
+
+function metricNames(
+  body: OtlpMetricsRequest,
+): { serviceName: string | undefined; name: string }[] {
+  const out: { serviceName: string | undefined; name: string }[] = [];
+  for (const rm of body.resourceMetrics ?? []) {
+    const service = attributes(rm.resource?.attributes)['service.name'];
+    for (const sm of rm.scopeMetrics ?? []) {
+      for (const m of sm.metrics ?? []) {
+        out.push({ serviceName: typeof service === 'string' ? service : undefined, name: m.name });
+      }
+    }
+  }
+  return out;
+}
+
 async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -149,11 +174,12 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const spans: ReceivedSpan[] = [];
   const requests: ReceivedRequest[] = [];
+  const metrics: { serviceName: string | undefined; name: string }[] = [];
   const waiters = new Set<() => void>();
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0]!;
-    if (req.method !== 'POST' || path !== '/v1/traces') {
+    if (req.method !== 'POST' || (path !== '/v1/traces' && path !== '/v1/metrics')) {
       res.writeHead(404).end();
       return;
     }
@@ -161,7 +187,9 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     const contentType = String(req.headers['content-type'] ?? '');
     requests.push({ path, contentType, bytes: body.length });
     if (contentType.startsWith('application/json')) {
-      spans.push(...decodeOtlpJson(JSON.parse(body.toString('utf8')) as OtlpTraceRequest));
+      const decoded = JSON.parse(body.toString('utf8')) as unknown;
+      if (path === '/v1/metrics') metrics.push(...metricNames(decoded as OtlpMetricsRequest));
+      else spans.push(...decodeOtlpJson(decoded as OtlpTraceRequest));
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     } else {
       // An empty ExportTraceServiceResponse is zero bytes in protobuf.
@@ -185,6 +213,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     url: `http://127.0.0.1:${port}`,
     spans,
     requests,
+    metrics,
     waitFor(ready, timeoutMs = 10_000) {
       return new Promise((resolve, reject) => {
         const check = () => {

@@ -176,7 +176,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       close: () => workspace.close(),
     };
   };
-  // Traces only when OTEL_EXPORTER_OTLP_ENDPOINT is set; otherwise a no-op.
+  // A no-op unless OTEL_* or CODESIFT_METRICS_PORT ask for traces or metrics.
   const telemetry = await startTelemetry({ serviceName: 'codesift-mcp', env: io.env });
 
   if (!values.http) {

@@ -106,6 +106,10 @@ Environment:
   CODESIFT_TOKEN          token when --token is not given
   CODESIFT_SCAN_ROOTS     scan roots when --scan-root is not given (${path.delimiter}-separated)
   OLLAMA_HOST             Ollama server, for an index embedded with Ollama
+  OTEL_EXPORTER_OTLP_ENDPOINT  export traces (and metrics) over OTLP, e.g. http://jaeger:4318;
+                          OTEL_TRACES_EXPORTER=console prints spans on stderr instead
+  CODESIFT_METRICS_PORT   serve Prometheus metrics at http://CODESIFT_METRICS_HOST:<port>/metrics
+                          (host default 127.0.0.1)
 `;
 
 const GRACE_MS = 5000;
@@ -146,8 +150,15 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     env: { ...io.env },
     ...(values['keyword-only'] ? { embedder: null } : {}),
   };
+  // Before the engine: its search threads join the traces only if the SDK
+  // runs when they start. Off (a no-op) unless OTEL_*/CODESIFT_METRICS_PORT say so.
+  const telemetry = await startTelemetry({ serviceName: 'codesift-serve', env: io.env });
   const open = (): Promise<SearchEngine> => openLocalEnginePool(engineOptions, threads);
-  const engines = reopenable(await open(), open, (err) =>
+  const first = await open().catch(async (err: unknown) => {
+    await telemetry.shutdown();
+    throw err;
+  });
+  const engines = reopenable(first, open, (err) =>
     io.stderr.write(`warning: could not reopen the index after indexing: ${errorMessage(err)}\n`),
   );
   let jobs: IndexJobs | undefined;
@@ -201,8 +212,6 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       };
     }
   }
-  // Traces only when OTEL_EXPORTER_OTLP_ENDPOINT is set; otherwise a no-op.
-  const telemetry = await startTelemetry({ serviceName: 'codesift-serve', env: io.env });
   const server = createGrpcServer({
     engine: engines.engine,
     jobs,

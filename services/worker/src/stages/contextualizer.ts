@@ -18,6 +18,7 @@ import { createLlmClient, resolveLlmConfig } from '@codesift/llm';
 import type { FailedFile, StageDefinition, StageResult, StageRuntime } from '@codesift/service-kit';
 import { chunkFromWire, chunkToWire, symbolFromWire } from '@codesift/wire';
 import { createKvContextCache } from '../kv-context-cache.js';
+import { timedLlmClient } from '../timed-llm-client.js';
 
 /**
  * Batches one LLM-mode replica takes at once: the chat client already bounds
@@ -75,7 +76,10 @@ export async function contextualizerFromEnv(
   const config = resolveLlmConfig(runtime.env);
   if (!config) return { contextualizer: createPatternContextualizer() };
   const cache = createKvContextCache(await openBucket(runtime.js, 'contexts'), runtime.log);
-  const contextualizer = createLlmContextualizer({ client: createLlmClient(config), cache });
+  const contextualizer = createLlmContextualizer({
+    client: timedLlmClient(createLlmClient(config)),
+    cache,
+  });
   return { contextualizer, cache };
 }
 

@@ -7,6 +7,7 @@ import { createWorkFile, type WorkMessage } from '@codesift/bus';
 import { embeddingText } from '@codesift/context';
 import { createBuiltinEmbedder, createEmbedderFromEnv, type Embedder } from '@codesift/models';
 import type { StageDefinition, StageResult } from '@codesift/service-kit';
+import { codesiftMetrics, secondsSince } from '@codesift/telemetry';
 import { chunkFromWire, vectorToWire } from '@codesift/wire';
 import { createFixedCostEmbedder, parseFixedEmbedderChoice } from '../fixed-embedder.js';
 
@@ -60,7 +61,12 @@ export async function embedBatch(
   const texts = batch.files.flatMap((f) => f.chunks.map((c) => embeddingText(chunkFromWire(c))));
   const vectors: Float32Array[] = [];
   for (let i = 0; i < texts.length; i += embedder.maxBatch) {
+    const started = performance.now();
     vectors.push(...(await embedder.embed(texts.slice(i, i + embedder.maxBatch))));
+    codesiftMetrics().embedDuration.record(secondsSince(started), {
+      use: 'index',
+      embedder: embedder.name,
+    });
     working();
   }
   if (vectors.length !== texts.length) {
