@@ -99,6 +99,8 @@ export interface Consumption {
   stop(): Promise<void>;
   /** Resolves when the loop has ended (stop, abort, or the connection closed). */
   readonly closed: Promise<void>;
+  /** False once the loop has ended: the process no longer takes this queue's work. */
+  readonly running: boolean;
 }
 
 const DEFAULT_BACKOFF_MS = [1000, 5000, 15_000, 30_000];
@@ -152,6 +154,7 @@ class ConsumerLoop<Q extends WorkQueue> implements Consumption {
     peakInFlight: 0,
   };
   closed!: Promise<void>;
+  running = true;
   private stopping = false;
   private readonly inFlight = new Set<Promise<void>>();
   private wake: (() => void) | undefined;
@@ -185,7 +188,9 @@ class ConsumerLoop<Q extends WorkQueue> implements Consumption {
       if (signal.aborted) this.stopping = true;
       else signal.addEventListener('abort', () => void this.stop(), { once: true });
     }
-    this.closed = this.run();
+    this.closed = this.run().finally(() => {
+      this.running = false;
+    });
   }
 
   async stop(): Promise<void> {

@@ -1,4 +1,5 @@
 export type { KV } from '@nats-io/kv';
+export { describeNatsAuth, type NatsAuth, natsAuthFromEnv } from './auth.js';
 export {
   type BatchLimits,
   BatchPacker,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createEmbedderFromEnv, embedderNameFromEnv } from './from-env.js';
+import { createEmbedderFromEnv, embedderNameFromEnv, embedThreadsFromEnv } from './from-env.js';
 import { startFakeOllama } from './testing/fake-ollama.js';
 
 test('OLLAMA_HOST selects Ollama with CODESIFT_EMBED_MODEL', async () => {
@@ -34,5 +34,17 @@ test('without OLLAMA_HOST the built-in model is used', async () => {
     assert.equal(embedder.dimensions, 512);
   } finally {
     await embedder.close();
+  }
+});
+
+test('CODESIFT_EMBED_THREADS: a positive integer (a container sets its CPU limit), else every core', () => {
+  assert.equal(embedThreadsFromEnv({ CODESIFT_EMBED_THREADS: '2' }), 2);
+  assert.equal(embedThreadsFromEnv({ CODESIFT_EMBED_THREADS: ' ' }), undefined);
+  assert.equal(embedThreadsFromEnv({}), undefined);
+  for (const bad of ['0', '1.5', '500m', 'all']) {
+    assert.throws(
+      () => embedThreadsFromEnv({ CODESIFT_EMBED_THREADS: bad }),
+      /CODESIFT_EMBED_THREADS must be a positive integer/,
+    );
   }
 });

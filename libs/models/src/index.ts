@@ -4,7 +4,12 @@ export {
   createBuiltinEmbedder,
 } from './builtin-embedder.js';
 export type { Embedder, EmbedOptions } from './embedder.js';
-export { createEmbedderFromEnv, embedderNameFromEnv } from './from-env.js';
+export {
+  createBuiltinEmbedderFromEnv,
+  createEmbedderFromEnv,
+  embedderNameFromEnv,
+  embedThreadsFromEnv,
+} from './from-env.js';
 export {
   createOllamaEmbedder,
   DEFAULT_OLLAMA_EMBED_MODEL,

@@ -17,15 +17,7 @@ export async function embedderForIndex(
   if (name === models.BUILTIN_EMBEDDER_NAME) {
     // CODESIFT_EMBED_THREADS: onnxruntime threads for query embedding (default: every
     // core). A server running several engines gives each a share instead.
-    const raw = env.CODESIFT_EMBED_THREADS?.trim();
-    const threads = raw ? Number(raw) : undefined;
-    if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1)) {
-      throw new CodesiftError(
-        'INVALID_ARGUMENT',
-        `CODESIFT_EMBED_THREADS must be a positive integer, not '${raw}'`,
-      );
-    }
-    return models.createBuiltinEmbedder(threads === undefined ? {} : { threads });
+    return models.createBuiltinEmbedderFromEnv(env);
   }
   if (name.startsWith('ollama:')) {
     const host = env.OLLAMA_HOST?.trim();

@@ -1,6 +1,7 @@
 // Service configuration comes from the environment only, so the same binary
 // runs under `npm run cluster`, docker-compose and Kubernetes unchanged.
 import path from 'node:path';
+import { type NatsAuth, natsAuthFromEnv } from '@codesift/bus';
 import { CodesiftError } from '@codesift/core';
 
 export interface ServiceConfig {
@@ -8,6 +9,8 @@ export interface ServiceConfig {
   readonly service: string;
   /** NATS_URL; default nats://127.0.0.1:4222 (a dev nats-server on this machine). */
   readonly natsUrl: string;
+  /** NATS_USER + NATS_PASSWORD, or NATS_TOKEN (natsAuthFromEnv); empty: none. */
+  readonly natsAuth: NatsAuth;
   /** CODESIFT_INDEX: absolute path of the SQLite index file, when the service needs one. */
   readonly indexPath: string | undefined;
   /**
@@ -25,9 +28,28 @@ export interface ServiceConfig {
    * slow work, it only costs more heartbeats.
    */
   readonly ackWaitMs: number | undefined;
+  /**
+   * CODESIFT_HEALTH_PORT: serve /livez and /readyz (health.ts) on this port,
+   * on CODESIFT_HEALTH_HOST (default 0.0.0.0, for the kubelet's probes).
+   * Unset: no health server (several stages share one machine in `npm run cluster`).
+   */
+  readonly health: { host: string; port: number } | undefined;
 }
 
 export const DEFAULT_NATS_URL = 'nats://127.0.0.1:4222';
+
+function port(env: NodeJS.ProcessEnv, key: string): number | undefined {
+  const raw = env[key]?.trim();
+  if (!raw) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) {
+    throw new CodesiftError(
+      'INVALID_ARGUMENT',
+      `${key} must be a port from 0 to 65535, not '${raw}'`,
+    );
+  }
+  return n;
+}
 
 function positiveInt(env: NodeJS.ProcessEnv, key: string, fallback: number): number {
   const raw = env[key]?.trim();
@@ -44,15 +66,21 @@ export function readServiceConfig(
   env: NodeJS.ProcessEnv = process.env,
 ): ServiceConfig {
   const index = env.CODESIFT_INDEX?.trim();
+  const healthPort = port(env, 'CODESIFT_HEALTH_PORT');
   return {
     service,
     natsUrl: env.NATS_URL?.trim() || DEFAULT_NATS_URL,
+    natsAuth: natsAuthFromEnv(env),
     indexPath: index ? path.resolve(index) : undefined,
     pullExpiresMs: positiveInt(env, 'CODESIFT_PULL_EXPIRES_MS', 1000),
     connectAttempts: positiveInt(env, 'CODESIFT_CONNECT_ATTEMPTS', 30),
     ackWaitMs: env.CODESIFT_ACK_WAIT_MS?.trim()
       ? positiveInt(env, 'CODESIFT_ACK_WAIT_MS', 0)
       : undefined,
+    health:
+      healthPort === undefined
+        ? undefined
+        : { host: env.CODESIFT_HEALTH_HOST?.trim() || '0.0.0.0', port: healthPort },
   };
 }
 

@@ -1,6 +1,8 @@
 // Services start in any order (and before nats-server in a compose file), so
 // the first connection is retried instead of failing the process.
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { NatsAuth } from '@codesift/bus';
+import { CodesiftError, errorMessage } from '@codesift/core';
+import { connect, errors, type NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from './log.js';
 
 export interface ConnectOptions {
@@ -11,6 +13,8 @@ export interface ConnectOptions {
   delayMs?: number;
   signal?: AbortSignal;
   log?: Logger;
+  /** Credentials (natsAuthFromEnv); none by default. */
+  auth?: NatsAuth;
 }
 
 export async function connectWithRetry(url: string, opts: ConnectOptions): Promise<NatsConnection> {
@@ -25,8 +29,19 @@ export async function connectWithRetry(url: string, opts: ConnectOptions): Promi
         name: opts.name,
         maxReconnectAttempts: -1,
         reconnectTimeWait: 250,
+        ...opts.auth,
       });
     } catch (err) {
+      // Wrong or missing credentials stay wrong: say so now, not after every retry.
+      if (err instanceof errors.AuthorizationError) {
+        throw new CodesiftError(
+          'INVALID_ARGUMENT',
+          `NATS at ${url} refused the credentials: ${errorMessage(err)}`,
+          {
+            hint: 'set NATS_USER and NATS_PASSWORD (or NATS_TOKEN) to what the server is configured with',
+          },
+        );
+      }
       if (attempt >= attempts || opts.signal?.aborted) throw err;
       opts.log?.warn('nats connect failed, retrying', { url, attempt, error: err });
       await new Promise((resolve) => setTimeout(resolve, delay));

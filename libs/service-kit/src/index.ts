@@ -6,6 +6,16 @@ export {
 } from './config.js';
 export { type ConnectOptions, connectWithRetry } from './connect.js';
 export {
+  type HealthReport,
+  type HealthServer,
+  type HealthTarget,
+  LIVENESS_PATH,
+  liveness,
+  READINESS_PATH,
+  readiness,
+  startHealthServer,
+} from './health.js';
+export {
   createLogger,
   formatLogLine,
   type LogFields,

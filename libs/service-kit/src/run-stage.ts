@@ -28,6 +28,7 @@ import { type JetStreamClient, jetstream, jetstreamManager } from '@nats-io/jets
 import type { NatsConnection } from '@nats-io/transport-node';
 import { readServiceConfig, type ServiceConfig } from './config.js';
 import { connectWithRetry } from './connect.js';
+import { type HealthServer, startHealthServer } from './health.js';
 import { createLogger, type Logger } from './log.js';
 import { type StageResult, storeResult } from './stage-result.js';
 
@@ -102,6 +103,8 @@ export interface RunningStage {
   stop(reason?: string): Promise<void>;
   /** Resolves with the exit code the process should use once the stage has stopped. */
   readonly stopped: Promise<number>;
+  /** The /livez and /readyz server, when CODESIFT_HEALTH_PORT is set. */
+  readonly health: HealthServer | undefined;
 }
 
 /**
@@ -118,10 +121,12 @@ export async function runStage(
   const nc = await connectWithRetry(config.natsUrl, {
     name: `codesift-${stage.name}`,
     attempts: config.connectAttempts,
+    auth: config.natsAuth,
     log,
   });
   let instance: StageInstance | undefined;
   const consumptions: Consumption[] = [];
+  let health: HealthServer | undefined;
   try {
     // Every service does this at start-up; it is idempotent and race-safe,
     // so no start order between services is needed.
@@ -141,13 +146,25 @@ export async function runStage(
         }),
       );
     }
+    if (config.health) {
+      const consumers = instance.bindings.map((b, i) => ({
+        queue: b.queue,
+        consumption: consumptions[i]!,
+      }));
+      health = await startHealthServer({ nc, consumers }, config.health.host, config.health.port);
+    }
     log.info('started', {
       queues: instance.bindings.map((b) => b.queue),
       nats: config.natsUrl,
       index: config.indexPath,
+      ...(health ? { health: health.port } : {}),
     });
-    return supervise(stage.name, runtime, instance, consumptions, opts.handleSignals ?? true);
+    return supervise(stage.name, runtime, instance, consumptions, {
+      handleSignals: opts.handleSignals ?? true,
+      health,
+    });
   } catch (err) {
+    await health?.close();
     await Promise.allSettled(consumptions.map((c) => c.stop()));
     await instance?.close?.();
     await nc.close().catch(() => undefined);
@@ -270,7 +287,7 @@ function supervise(
   runtime: StageRuntime,
   instance: StageInstance,
   consumptions: Consumption[],
-  handleSignals: boolean,
+  { handleSignals, health }: { handleSignals: boolean; health: HealthServer | undefined },
 ): RunningStage {
   const { log, nc } = runtime;
   let stopping: Promise<void> | undefined;
@@ -296,6 +313,7 @@ function supervise(
   const stop = (reason = 'stop'): Promise<void> => {
     stopping ??= (async () => {
       log.info('stopping: draining in-flight messages', { reason });
+      await health?.close();
       await Promise.allSettled(consumptions.map((c) => c.stop()));
       try {
         await instance.close?.();
@@ -324,7 +342,7 @@ function supervise(
     void stop('connection closed');
   });
 
-  return { name, runtime, stop, stopped };
+  return { name, runtime, stop, stopped, health };
 }
 
 function sum(stats: { acked: number; retried: number }[], key: 'acked' | 'retried'): number {

@@ -6,6 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -17,7 +19,12 @@ import type { FileCommit } from '@codesift/stores';
 import { responseError } from '@codesift/stores-elasticsearch/testing';
 import { type FakeQdrant, startFakeQdrant } from '@codesift/stores-qdrant/testing';
 import { ClusterIndex } from './cluster-index.js';
-import { openSearchIndexFromEnv, openWriterStoreFromEnv, storesFromEnv } from './env.js';
+import {
+  elasticClientOptions,
+  openSearchIndexFromEnv,
+  openWriterStoreFromEnv,
+  storesFromEnv,
+} from './env.js';
 import { type FakeElasticsearch, startFakeElasticsearch } from './testing/fake-elasticsearch.js';
 
 const isCode = (code: string, pattern?: RegExp) => (e: unknown) =>
@@ -85,6 +92,28 @@ describe('storesFromEnv', () => {
     assert.throws(
       () => storesFromEnv({ ...base, CODESIFT_INDEX_NAME: 'Repo A' }),
       isCode('INVALID_ARGUMENT', /invalid index name/),
+    );
+  });
+
+  test('Elasticsearch basic auth: both halves, and not with an API key', () => {
+    const base = {
+      CODESIFT_STORE: 'elastic',
+      ES_URL: 'http://es:9200',
+      QDRANT_URL: 'http://q:6333',
+    };
+    const s = storesFromEnv({ ...base, ES_USERNAME: 'elastic', ES_PASSWORD: 'pw' });
+    assert.deepEqual(s.kind === 'elastic' && s.esBasic, { username: 'elastic', password: 'pw' });
+    assert.throws(
+      () => storesFromEnv({ ...base, ES_USERNAME: 'elastic' }),
+      isCode('INVALID_ARGUMENT', /ES_PASSWORD is missing/),
+    );
+    assert.throws(
+      () => storesFromEnv({ ...base, ES_PASSWORD: 'pw' }),
+      isCode('INVALID_ARGUMENT', /ES_USERNAME is missing/),
+    );
+    assert.throws(
+      () => storesFromEnv({ ...base, ES_USERNAME: 'u', ES_PASSWORD: 'p', ES_API_KEY: 'k' }),
+      isCode('INVALID_ARGUMENT', /not both/),
     );
   });
 
@@ -280,6 +309,99 @@ describe('the cluster stores from env, writer to search engine', () => {
       es.fault = undefined;
       await engine.close();
       await writer.close();
+    }
+  });
+});
+
+/**
+ * A loopback server that, like Elasticsearch with security on, answers 401
+ * to a request without the expected Authorization header and the cluster
+ * info otherwise: what the client really sends on the wire.
+ */
+async function securedElasticsearch(expected: string) {
+  const seen: (string | undefined)[] = [];
+  const server = createServer((req, res) => {
+    seen.push(req.headers.authorization);
+    const ok = req.headers.authorization === expected;
+    res.writeHead(ok ? 200 : 401, {
+      'content-type': 'application/json',
+      'x-elastic-product': 'Elasticsearch',
+    });
+    res.end(
+      JSON.stringify(
+        ok
+          ? { name: 'fake', cluster_name: 'fake', version: { number: '9.1.0' }, tagline: 'x' }
+          : {
+              error: { type: 'security_exception', reason: 'missing authentication credentials' },
+              status: 401,
+            },
+      ),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, seen, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+describe('the cluster stores send their credentials', () => {
+  test('Elasticsearch: ES_USERNAME/ES_PASSWORD as basic auth, ES_API_KEY as ApiKey; none is refused', async () => {
+    const { Client } = await import('@elastic/elasticsearch');
+    const basic = `Basic ${Buffer.from('elastic:s3cret').toString('base64')}`;
+    const es = await securedElasticsearch(basic);
+    try {
+      const env = { CODESIFT_STORE: 'elastic', ES_URL: es.url, QDRANT_URL: 'http://127.0.0.1:1' };
+      const settings = storesFromEnv({ ...env, ES_USERNAME: 'elastic', ES_PASSWORD: 's3cret' });
+      assert.equal(settings.kind, 'elastic');
+      const client = new Client({ ...elasticClientOptions(settings as never), maxRetries: 0 });
+      assert.equal((await client.info()).version.number, '9.1.0');
+      await client.close();
+      assert.equal(es.seen.at(-1), basic);
+      // Without credentials the writer's first request is refused, with a hint.
+      await assert.rejects(
+        openWriterStoreFromEnv(env),
+        isCode('INTERNAL', /HTTP 401.*check the credentials/),
+      );
+      assert.equal(es.seen.at(-1), undefined);
+      const keyed = storesFromEnv({ ...env, ES_API_KEY: 'a2V5' });
+      assert.deepEqual(elasticClientOptions(keyed as never).auth, { apiKey: 'a2V5' });
+    } finally {
+      await es.close();
+    }
+  });
+
+  test('Qdrant: a server with an API key refuses the writer without QDRANT_API_KEY and takes it with', async () => {
+    const qdrant = await startFakeQdrant({ apiKey: 'q-s3cret' });
+    const es = startFakeElasticsearch();
+    es.client.close = async () => {};
+    const connectElasticsearch = () => es.client;
+    const env = {
+      CODESIFT_STORE: 'elastic',
+      ES_URL: 'http://es.test:9200',
+      QDRANT_URL: qdrant.url,
+      CODESIFT_INDEX_NAME: 'keyed',
+    };
+    const embedder = hashEmbedder();
+    try {
+      const refused = await openWriterStoreFromEnv(
+        { ...env, QDRANT_API_KEY: 'wrong' },
+        { connectElasticsearch },
+      );
+      await assert.rejects(
+        refused.ensureEmbedder(embedder.name, embedder.dimensions),
+        isCode('INTERNAL', /HTTP 401.*QDRANT_API_KEY/),
+      );
+      await refused.close();
+      assert.equal(qdrant.collections.size, 0);
+      const writer = await openWriterStoreFromEnv(
+        { ...env, QDRANT_API_KEY: 'q-s3cret' },
+        { connectElasticsearch },
+      );
+      await writer.ensureEmbedder(embedder.name, embedder.dimensions);
+      await writer.close();
+      assert.ok(qdrant.collections.has('keyed-vectors'));
+      assert.ok(qdrant.requests.every((r) => r.status !== 401 || r.error?.includes('API key')));
+    } finally {
+      await qdrant.close();
     }
   });
 });

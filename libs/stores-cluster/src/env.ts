@@ -6,8 +6,9 @@
  *   sqlite:  CODESIFT_INDEX       the index file (many processes share it, WAL)
  *   elastic: ES_URL               e.g. http://elasticsearch:9200
  *            QDRANT_URL           e.g. http://qdrant:6333
- *            ES_API_KEY           optional (Elasticsearch API key, base64 "id:key")
- *            QDRANT_API_KEY       optional
+ *            ES_API_KEY           optional (Elasticsearch API key, base64 "id:key"), or
+ *            ES_USERNAME + ES_PASSWORD  optional (basic auth, e.g. the `elastic` user)
+ *            QDRANT_API_KEY       optional (sent as the `api-key` header)
  *            CODESIFT_INDEX_NAME  store set name (default `codesift`): indices
  *                                 <name>-chunks|manifest|meta, collection <name>-vectors
  */
@@ -16,7 +17,7 @@ import path from 'node:path';
 import { CodesiftError } from '@codesift/core';
 import { localSearchIndex, type SearchIndex } from '@codesift/search';
 import { openSqliteIndex, type SymbolIndex } from '@codesift/stores';
-import type { Client } from '@elastic/elasticsearch';
+import type { Client, ClientOptions } from '@elastic/elasticsearch';
 import type { ClusterIndex } from './cluster-index.js';
 import { clusterNames, DEFAULT_INDEX_NAME } from './names.js';
 import { sqliteWriterStore, type WriterStore } from './writer-store.js';
@@ -27,6 +28,8 @@ export type StoreSettings =
       kind: 'elastic';
       esUrl: string;
       esApiKey?: string;
+      /** ES_USERNAME + ES_PASSWORD: basic auth, when no API key is set. */
+      esBasic?: { username: string; password: string };
       qdrantUrl: string;
       qdrantApiKey?: string;
       /** CODESIFT_INDEX_NAME. */
@@ -63,6 +66,21 @@ function httpUrl(env: NodeJS.ProcessEnv, key: string, example: string): string {
   return raw.replace(/\/+$/, '');
 }
 
+/** ES_USERNAME + ES_PASSWORD, both or neither. */
+function basicAuth(env: NodeJS.ProcessEnv): { username: string; password: string } | undefined {
+  const username = value(env, 'ES_USERNAME');
+  const password = value(env, 'ES_PASSWORD');
+  if (username === undefined && password === undefined) return undefined;
+  if (username === undefined || password === undefined) {
+    throw new CodesiftError(
+      'INVALID_ARGUMENT',
+      `ES_${username === undefined ? 'USERNAME' : 'PASSWORD'} is missing: ES_USERNAME and ES_PASSWORD go together`,
+      { hint: 'set both from the secrets file (see deploy/README.md), or ES_API_KEY instead' },
+    );
+  }
+  return { username, password };
+}
+
 /** The store settings in `env`, checked; a clear INVALID_ARGUMENT for what is missing or wrong. */
 export function storesFromEnv(env: NodeJS.ProcessEnv = process.env): StoreSettings {
   const kind = (value(env, 'CODESIFT_STORE') ?? 'sqlite').toLowerCase();
@@ -87,6 +105,17 @@ export function storesFromEnv(env: NodeJS.ProcessEnv = process.env): StoreSettin
     const esApiKey = value(env, 'ES_API_KEY');
     const qdrantApiKey = value(env, 'QDRANT_API_KEY');
     if (esApiKey) out.esApiKey = esApiKey;
+    const esBasic = basicAuth(env);
+    if (esBasic && esApiKey) {
+      throw new CodesiftError(
+        'INVALID_ARGUMENT',
+        'set ES_API_KEY or ES_USERNAME/ES_PASSWORD, not both',
+        {
+          hint: 'one of them authenticates to Elasticsearch',
+        },
+      );
+    }
+    if (esBasic) out.esBasic = esBasic;
     if (qdrantApiKey) out.qdrantApiKey = qdrantApiKey;
     return out;
   }
@@ -108,9 +137,18 @@ export interface OpenFromEnvOptions {
   connectElasticsearch?: (settings: Extract<StoreSettings, { kind: 'elastic' }>) => Client;
 }
 
+/** How the Elasticsearch client reaches and authenticates to ES_URL. */
+export function elasticClientOptions(
+  s: Extract<StoreSettings, { kind: 'elastic' }>,
+): ClientOptions {
+  if (s.esApiKey) return { node: s.esUrl, auth: { apiKey: s.esApiKey } };
+  if (s.esBasic) return { node: s.esUrl, auth: { ...s.esBasic } };
+  return { node: s.esUrl };
+}
+
 async function elasticClient(s: Extract<StoreSettings, { kind: 'elastic' }>): Promise<Client> {
   const { Client } = await import('@elastic/elasticsearch');
-  return new Client({ node: s.esUrl, ...(s.esApiKey ? { auth: { apiKey: s.esApiKey } } : {}) });
+  return new Client(elasticClientOptions(s));
 }
 
 /**

@@ -1,6 +1,7 @@
 // The query service is configured from the environment only, like every
 // cluster service, so compose, Kubernetes and `npm run cluster` run the same
 // binary with no flags.
+import { type NatsAuth, natsAuthFromEnv } from '@codesift/bus';
 import { CodesiftError, envFlag, resolveServerAuth, scanRootsFromEnv } from '@codesift/core';
 import { defaultSearchThreads } from '@codesift/engine-pool';
 import { DEFAULT_NATS_URL } from '@codesift/service-kit';
@@ -13,6 +14,8 @@ export const DEFAULT_GRPC_HOST = '0.0.0.0';
 export interface QueryConfig {
   /** NATS_URL: the symbol service and index jobs. */
   natsUrl: string;
+  /** NATS_USER + NATS_PASSWORD, or NATS_TOKEN. */
+  natsAuth: NatsAuth;
   /**
    * CODESIFT_STORE and its settings: the SQLite index the writer fills
    * (CODESIFT_INDEX, the default) or Elasticsearch + Qdrant (ES_URL, QDRANT_URL).
@@ -75,6 +78,7 @@ export function readQueryConfig(env: NodeJS.ProcessEnv = process.env): QueryConf
   const embedder = env.CODESIFT_EMBEDDER?.trim().toLowerCase() ?? '';
   return {
     natsUrl: env.NATS_URL?.trim() || DEFAULT_NATS_URL,
+    natsAuth: natsAuthFromEnv(env),
     store,
     indexPath: store.kind === 'sqlite' ? store.indexPath : undefined,
     host: env.CODESIFT_GRPC_HOST?.trim() || DEFAULT_GRPC_HOST,

@@ -38,9 +38,10 @@ Configured from the environment; SIGINT/SIGTERM stop it (calls in flight get
 environment:
   CODESIFT_STORE              sqlite (default) or elastic
   CODESIFT_INDEX              sqlite: the writer's SQLite index file
-  ES_URL, QDRANT_URL          elastic: Elasticsearch and Qdrant (ES_API_KEY,
-                              QDRANT_API_KEY, CODESIFT_INDEX_NAME optional)
+  ES_URL, QDRANT_URL          elastic: Elasticsearch and Qdrant (ES_USERNAME + ES_PASSWORD
+                              or ES_API_KEY, QDRANT_API_KEY, CODESIFT_INDEX_NAME optional)
   NATS_URL                    NATS server (default nats://127.0.0.1:4222)
+  NATS_USER, NATS_PASSWORD    NATS credentials, when the server requires them (or NATS_TOKEN)
   CODESIFT_GRPC_HOST          address to listen on (default ${DEFAULT_GRPC_HOST})
   CODESIFT_GRPC_PORT          port (default ${DEFAULT_GRPC_PORT}; 0 picks a free one)
   CODESIFT_TOKEN              require 'authorization: Bearer <token>' (health excepted);
@@ -149,6 +150,7 @@ export async function startQueryService(
   const nc: NatsConnection = await connectWithRetry(config.natsUrl, {
     name: 'codesift-query',
     attempts: config.connectAttempts,
+    auth: config.natsAuth,
     log,
   });
   let engine: ReopeningEngine | undefined;

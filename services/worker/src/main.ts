@@ -10,14 +10,19 @@ stages: ${Object.keys(STAGES).join(', ')}
 
 environment:
   NATS_URL                 NATS server (default nats://127.0.0.1:4222)
+  NATS_USER, NATS_PASSWORD  NATS credentials, when the server requires them (or NATS_TOKEN)
+  CODESIFT_HEALTH_PORT     serve GET /livez and /readyz on this port (CODESIFT_HEALTH_HOST,
+                           default 0.0.0.0); ready = NATS answers and the consumers exist
   CODESIFT_STORE           writer: sqlite (default) or elastic (ES_URL, QDRANT_URL, optional
-                           ES_API_KEY, QDRANT_API_KEY, CODESIFT_INDEX_NAME)
+                           ES_USERNAME + ES_PASSWORD or ES_API_KEY, QDRANT_API_KEY,
+                           CODESIFT_INDEX_NAME)
   CODESIFT_INDEX           SQLite index file (writer with sqlite; symbols answers from it,
                            read-only, when CODESIFT_SYMBOLS_INDEX is unset)
   CODESIFT_OPTIMIZE_IDLE_MS  writer: quiet time after the last write before the index is
                            optimized (FTS merge, HNSW graph saved); default 2000, and at
                            most once per 30 s while writes keep coming
   CODESIFT_EMBEDDER        none | builtin | auto (embedder; auto = Ollama if OLLAMA_HOST, else builtin)
+  CODESIFT_EMBED_THREADS   builtin model: onnxruntime threads (default every core; set the CPU limit)
                            fixed:<ms> is a benchmark stand-in, not for real indexes: <ms> per
                            chunk, one batch at a time per process, hash vectors
   CODESIFT_SYMBOLS_INDEX   separate SQLite file for the symbols stage (optional)

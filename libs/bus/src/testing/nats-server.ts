@@ -63,9 +63,15 @@ function canConnect(port: number): Promise<boolean> {
   });
 }
 
-export async function startNatsServer(
-  opts: { startTimeoutMs?: number } = {},
-): Promise<NatsServerHandle> {
+export interface NatsServerOptions {
+  startTimeoutMs?: number;
+  /** More command-line arguments, e.g. `--user u --pass p` or `-c <config file>`. */
+  args?: string[];
+  /** The server's environment (a config file may read variables from it); default this process's. */
+  env?: NodeJS.ProcessEnv;
+}
+
+export async function startNatsServer(opts: NatsServerOptions = {}): Promise<NatsServerHandle> {
   const bin = findBinary();
   const port = await freePort();
   const storeDir = mkdtempSync(path.join(tmpdir(), 'codesift-nats-'));
@@ -75,8 +81,10 @@ export async function startNatsServer(
 
   const launch = async (): Promise<void> => {
     output = '';
-    const proc = spawn(bin, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
+    const args = ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir];
+    const proc = spawn(bin, [...(opts.args ?? []), ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
+      env: opts.env ?? process.env,
     });
     child = proc;
     // A test runner that exits without running after-hooks (a timeout, a

@@ -47,6 +47,12 @@ export interface FakeQdrantOptions {
    * does. Default true: a missing index is a silent full scan on a real server.
    */
   requireIndexedFilters?: boolean;
+  /**
+   * The key the server is configured with (QDRANT__SERVICE__API_KEY): every
+   * request must carry it in the `api-key` header (or as a bearer token),
+   * else 401, as Qdrant answers.
+   */
+  apiKey?: string;
   /** Scripted faults: return an HTTP status and message to answer with instead. */
   fault?: (req: RecordedRequest) => { status: number; error: string } | undefined;
 }
@@ -154,6 +160,14 @@ interface RequestBody {
   prefetch?: unknown;
   using?: unknown;
   lookup_from?: unknown;
+}
+
+/** The key a request presents: the `api-key` header, or `Authorization: Bearer <key>`. */
+function presentedKey(req: IncomingMessage): string | undefined {
+  const header = req.headers['api-key'];
+  if (typeof header === 'string') return header;
+  const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '');
+  return bearer?.[1];
 }
 
 export async function startFakeQdrant(opts: FakeQdrantOptions = {}): Promise<FakeQdrant> {
@@ -299,6 +313,9 @@ export async function startFakeQdrant(opts: FakeQdrantOptions = {}): Promise<Fak
     let status = 200;
     let payload: object;
     try {
+      if (opts.apiKey !== undefined && presentedKey(req) !== opts.apiKey) {
+        throw new HttpError(401, 'Must provide an API key or an Authorization bearer token');
+      }
       if (text.length > 0) {
         try {
           rec.body = JSON.parse(text);

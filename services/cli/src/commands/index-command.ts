@@ -83,6 +83,8 @@ Cluster mode (--remote nats://127.0.0.1:4222):
   --json summary has the same fields ("indexPath" says where the writer's
   index lives); "vectors" counts the chunks written when the index has an
   embedder, and the progress counts files as the cluster reports them done.
+  A server with credentials takes them from NATS_USER and NATS_PASSWORD (or
+  NATS_TOKEN), as the cluster's services do.
 
   One cluster index can hold many repositories: with --repository <name>
   the files are stored under <name>/ (search them with --path '<name>/**'),

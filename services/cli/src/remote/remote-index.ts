@@ -4,7 +4,7 @@
 // events drive the same progress view and summary as local mode; the
 // totals come from the writer too.
 import path from 'node:path';
-import { ensureStreams } from '@codesift/bus';
+import { ensureStreams, natsAuthFromEnv } from '@codesift/bus';
 import {
   fetchIndexStats,
   fetchManifest,
@@ -46,8 +46,10 @@ const CLUSTER_HINT =
   'start the development cluster with `npm run cluster` and pass the NATS URL it prints';
 
 async function connectNats(url: string): Promise<NatsConnection> {
+  // The cluster's credentials, as its services read them (NATS_USER/NATS_PASSWORD or NATS_TOKEN).
+  const auth = natsAuthFromEnv(process.env);
   try {
-    return await connect({ servers: url, name: 'codesift-index', timeout: 5000 });
+    return await connect({ servers: url, name: 'codesift-index', timeout: 5000, ...auth });
   } catch (err) {
     throw new CodesiftError('INTERNAL', `cannot reach NATS at ${url}: ${errorMessage(err)}`, {
       hint: CLUSTER_HINT,

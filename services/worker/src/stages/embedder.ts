@@ -5,7 +5,11 @@
 // ../fixed-embedder.ts).
 import { createWorkFile, type WorkMessage } from '@codesift/bus';
 import { embeddingText } from '@codesift/context';
-import { createBuiltinEmbedder, createEmbedderFromEnv, type Embedder } from '@codesift/models';
+import {
+  createBuiltinEmbedderFromEnv,
+  createEmbedderFromEnv,
+  type Embedder,
+} from '@codesift/models';
 import type { StageDefinition, StageResult } from '@codesift/service-kit';
 import { codesiftMetrics, secondsSince } from '@codesift/telemetry';
 import { chunkFromWire, vectorToWire } from '@codesift/wire';
@@ -23,7 +27,8 @@ export async function embedderFromEnv(env: NodeJS.ProcessEnv): Promise<Embedder 
     case 'none':
       return null;
     case 'builtin':
-      return createBuiltinEmbedder();
+      // CODESIFT_EMBED_THREADS: its share of the node's cores (its CPU limit).
+      return createBuiltinEmbedderFromEnv(env);
     case 'auto':
       return createEmbedderFromEnv(env);
     default: {

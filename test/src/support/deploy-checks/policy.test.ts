@@ -1,0 +1,341 @@
+// The operator checks on small manifests: a good one passes, and each way of
+// breaking it is caught with a message that names the problem.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { K8s, Yaml } from './parsed.js';
+import { composePolicyProblems, imagePinProblem, k8sPolicyProblems } from './policy.js';
+
+const limits = { resources: { limits: { cpus: '1', memory: '1G' } } };
+const req = (v: string) => `\${${v}:?set ${v} in .env}`;
+
+function goodCompose(): Yaml {
+  const natsEnv = {
+    NATS_URL: 'nats://nats:4222',
+    NATS_USER: req('NATS_USER'),
+    NATS_PASSWORD: req('NATS_PASSWORD'),
+  };
+  return {
+    services: {
+      nats: {
+        image: 'nats:2.10.24-alpine3.21',
+        environment: { NATS_USER: req('NATS_USER'), NATS_PASSWORD: req('NATS_PASSWORD') },
+        deploy: limits,
+      },
+      elasticsearch: {
+        image: 'docker.elastic.co/elasticsearch/elasticsearch:9.1.0',
+        environment: { 'xpack.security.enabled': 'true', ELASTIC_PASSWORD: req('ES_PASSWORD') },
+        deploy: limits,
+      },
+      qdrant: {
+        image: 'qdrant/qdrant:v1.12.4',
+        environment: { QDRANT__SERVICE__API_KEY: req('QDRANT_API_KEY') },
+        deploy: limits,
+      },
+      writer: {
+        build: {},
+        image: 'codesift:local',
+        command: ['codesift-worker', 'writer'],
+        environment: {
+          ...natsEnv,
+          CODESIFT_HEALTH_PORT: '8080',
+          ES_URL: 'http://elasticsearch:9200',
+          ES_USERNAME: 'elastic',
+          ES_PASSWORD: req('ES_PASSWORD'),
+          QDRANT_URL: 'http://qdrant:6333',
+          QDRANT_API_KEY: req('QDRANT_API_KEY'),
+        },
+        healthcheck: { test: ['CMD', 'node', 'h.mjs', 'http', 'http://127.0.0.1:8080/readyz'] },
+        deploy: limits,
+      },
+      query: {
+        build: {},
+        image: 'codesift:local',
+        command: ['codesift-query'],
+        environment: { ...natsEnv, CODESIFT_TOKEN: req('CODESIFT_TOKEN') },
+        ports: ['50051:50051'],
+        deploy: limits,
+      },
+    },
+  };
+}
+
+describe('compose policy', () => {
+  test('a good file passes', () => {
+    assert.deepEqual(composePolicyProblems(goodCompose()), []);
+  });
+
+  const broken: [string, (c: Yaml) => void, RegExp][] = [
+    ['NATS published', (c) => (c.services.nats.ports = ['4222:4222']), /nats: publishes 4222/],
+    ['ES published', (c) => (c.services.elasticsearch.ports = ['9200:9200']), /only query and mcp/],
+    ['a floating tag', (c) => (c.services.nats.image = 'nats:2.10-alpine'), /not pinned/],
+    ['latest', (c) => (c.services.qdrant.image = 'qdrant/qdrant:latest'), /not pinned/],
+    ['no tag', (c) => (c.services.qdrant.image = 'qdrant/qdrant'), /no tag/],
+    ['no limits', (c) => delete c.services.writer.deploy, /writer: no CPU and memory limits/],
+    [
+      'a literal token',
+      (c) => (c.services.query.environment.CODESIFT_TOKEN = 'hunter2'),
+      /query: CODESIFT_TOKEN is not a required/,
+    ],
+    [
+      'an optional password',
+      (c) => (c.services.writer.environment.ES_PASSWORD = `\${ES_PASSWORD:-}`),
+      /ES_PASSWORD is not a required/,
+    ],
+    [
+      'ES security off',
+      (c) => (c.services.elasticsearch.environment['xpack.security.enabled'] = 'false'),
+      /security is off/,
+    ],
+    [
+      'Qdrant without a key',
+      (c) => delete c.services.qdrant.environment.QDRANT__SERVICE__API_KEY,
+      /no QDRANT__SERVICE__API_KEY/,
+    ],
+    [
+      'a client without NATS credentials',
+      (c) => delete c.services.query.environment.NATS_PASSWORD,
+      /query: NATS_PASSWORD is not the nats server's/,
+    ],
+    [
+      'NATS without authorization',
+      (c) => delete c.services.nats.environment,
+      /NATS_USER\/NATS_PASSWORD \(its authorization\)/,
+    ],
+    [
+      'a process-exists health check',
+      (c) => (c.services.writer.healthcheck.test = ['CMD', 'node', 'h.mjs', 'process', 'writer']),
+      /does not ask \/readyz on 8080/,
+    ],
+    [
+      'no health port',
+      (c) => delete c.services.writer.environment.CODESIFT_HEALTH_PORT,
+      /no CODESIFT_HEALTH_PORT/,
+    ],
+    [
+      'the writer on another Qdrant key',
+      (c) => (c.services.writer.environment.QDRANT_API_KEY = req('OTHER_KEY')),
+      /QDRANT_API_KEY is not qdrant's/,
+    ],
+  ];
+  for (const [what, edit, expected] of broken) {
+    test(`caught: ${what}`, () => {
+      const c = goodCompose();
+      edit(c);
+      const problems = composePolicyProblems(c);
+      assert.ok(
+        problems.some((p) => expected.test(p)),
+        JSON.stringify(problems),
+      );
+    });
+  }
+});
+
+const secret = (key: string, optional = false) => ({
+  name: key,
+  valueFrom: { secretKeyRef: { name: 'codesift-secrets', key, ...(optional ? { optional } : {}) } },
+});
+const resources = {
+  requests: { cpu: '100m', memory: '128Mi' },
+  limits: { cpu: '1', memory: '1Gi' },
+};
+
+function worker(name: string, extra: Yaml = {}): Yaml {
+  return {
+    kind: 'Deployment',
+    metadata: { name },
+    spec: {
+      selector: { matchLabels: { 'app.kubernetes.io/name': name } },
+      template: {
+        metadata: { labels: { 'app.kubernetes.io/name': name } },
+        spec: {
+          containers: [
+            {
+              name,
+              image: 'codesift',
+              command: ['codesift-worker', name],
+              env: [
+                secret('NATS_USER'),
+                secret('NATS_PASSWORD'),
+                { name: 'CODESIFT_HEALTH_PORT', value: '8080' },
+                ...(extra.env ?? []),
+              ],
+              ports: [{ name: 'health', containerPort: 8080 }],
+              livenessProbe: { httpGet: { path: '/livez', port: 'health' } },
+              readinessProbe: { httpGet: { path: '/readyz', port: 8080 } },
+              resources,
+            },
+          ],
+          volumes: extra.volumes ?? [],
+        },
+      },
+      ...(extra.strategy ? { strategy: extra.strategy } : {}),
+    },
+  };
+}
+
+function goodK8s(): K8s {
+  const query = worker('query');
+  const qc = query.spec.template.spec.containers[0];
+  qc.command = ['codesift-query'];
+  qc.env = [secret('NATS_USER'), secret('NATS_PASSWORD'), secret('CODESIFT_TOKEN')];
+  qc.livenessProbe = qc.readinessProbe = { grpc: { port: 50051 } };
+  return {
+    kustomization: {},
+    files: [],
+    docs: [
+      worker('embedder', {
+        env: [
+          {
+            name: 'CODESIFT_EMBED_THREADS',
+            valueFrom: { resourceFieldRef: { containerName: 'embedder', resource: 'limits.cpu' } },
+          },
+        ],
+      }),
+      worker('scanner', {
+        strategy: { type: 'Recreate' },
+        volumes: [{ name: 'c', persistentVolumeClaim: { claimName: 'checkouts' } }],
+      }),
+      query,
+      {
+        kind: 'PersistentVolumeClaim',
+        metadata: { name: 'checkouts' },
+        spec: { accessModes: ['ReadWriteOnce'] },
+      },
+      {
+        kind: 'HorizontalPodAutoscaler',
+        apiVersion: 'autoscaling/v2',
+        metadata: { name: 'query' },
+        spec: { scaleTargetRef: { name: 'query' }, minReplicas: 2, maxReplicas: 4 },
+      },
+      {
+        kind: 'PodDisruptionBudget',
+        metadata: { name: 'query' },
+        spec: { minAvailable: 1, selector: { matchLabels: { 'app.kubernetes.io/name': 'query' } } },
+      },
+      {
+        kind: 'NetworkPolicy',
+        metadata: { name: 'deny' },
+        spec: { podSelector: {}, policyTypes: ['Ingress'] },
+      },
+    ],
+  };
+}
+
+const images = new Set(['codesift']);
+const doc = (k: K8s, kind: string, name: string) =>
+  k.docs.find((d) => d.kind === kind && d.metadata.name === name);
+const container = (k: K8s, name: string) =>
+  doc(k, 'Deployment', name).spec.template.spec.containers[0];
+
+describe('Kubernetes policy', () => {
+  test('good manifests pass', () => {
+    assert.deepEqual(k8sPolicyProblems(goodK8s(), images), []);
+  });
+
+  const broken: [string, (k: K8s) => void, RegExp][] = [
+    [
+      'no limits',
+      (k) => delete container(k, 'scanner').resources.limits,
+      /scanner\/scanner: no CPU and memory limits/,
+    ],
+    [
+      'no requests',
+      (k) => delete container(k, 'embedder').resources.requests,
+      /embedder\/embedder: no CPU and memory requests/,
+    ],
+    [
+      'a floating third-party image',
+      (k) => (container(k, 'scanner').image = 'nats:2.10-alpine'),
+      /not pinned/,
+    ],
+    [
+      'a liveness that is not /livez',
+      (k) => (container(k, 'scanner').livenessProbe = { exec: { command: ['true'] } }),
+      /scanner: liveness is not GET \/livez/,
+    ],
+    [
+      'a readiness on another port',
+      (k) => (container(k, 'scanner').readinessProbe.httpGet.port = 9999),
+      /scanner: readiness is not GET \/readyz on 8080/,
+    ],
+    [
+      'a token written into the manifest',
+      (k) => container(k, 'query').env.splice(2, 1, { name: 'CODESIFT_TOKEN', value: 'hunter2' }),
+      /CODESIFT_TOKEN is not key CODESIFT_TOKEN of Secret codesift-secrets/,
+    ],
+    [
+      'NATS credentials optional',
+      (k) => (container(k, 'query').env[1] = secret('NATS_PASSWORD', true)),
+      /query\/query: NATS_PASSWORD is not required/,
+    ],
+    [
+      'embedder threads fixed',
+      (k) =>
+        (container(k, 'embedder').env = container(k, 'embedder').env.map((e: Yaml) =>
+          e.name === 'CODESIFT_EMBED_THREADS' ? { name: e.name, value: '8' } : e,
+        )),
+      /CODESIFT_EMBED_THREADS is not its own CPU limit/,
+    ],
+    [
+      'RWO volume with a rolling update',
+      (k) => delete doc(k, 'Deployment', 'scanner').spec.strategy,
+      /scanner: mounts ReadWriteOnce checkouts without strategy Recreate/,
+    ],
+    [
+      'RWO volume with two replicas',
+      (k) => (doc(k, 'Deployment', 'scanner').spec.replicas = 2),
+      /more than one replica on ReadWriteOnce/,
+    ],
+    [
+      'no HPA for query',
+      (k) => (k.docs = k.docs.filter((d) => d.kind !== 'HorizontalPodAutoscaler')),
+      /query: no HorizontalPodAutoscaler/,
+    ],
+    [
+      'query replicas beside its HPA',
+      (k) => (doc(k, 'Deployment', 'query').spec.replicas = 3),
+      /sets replicas, which the HPA owns/,
+    ],
+    [
+      'no PDB for query',
+      (k) => (k.docs = k.docs.filter((d) => d.kind !== 'PodDisruptionBudget')),
+      /query: no PodDisruptionBudget/,
+    ],
+    [
+      'a PDB no drain can satisfy',
+      (k) => (doc(k, 'PodDisruptionBudget', 'query').spec.minAvailable = 2),
+      /leaves no pod to evict/,
+    ],
+    [
+      'no default-deny NetworkPolicy',
+      (k) => (k.docs = k.docs.filter((d) => d.kind !== 'NetworkPolicy')),
+      /no default-deny ingress NetworkPolicy/,
+    ],
+  ];
+  for (const [what, edit, expected] of broken) {
+    test(`caught: ${what}`, () => {
+      const k = goodK8s();
+      edit(k);
+      const problems = k8sPolicyProblems(k, images);
+      assert.ok(
+        problems.some((p) => expected.test(p)),
+        JSON.stringify(problems),
+      );
+    });
+  }
+});
+
+test('image pins: exact versions and digests pass, moving tags do not', () => {
+  for (const ok of [
+    'nats:2.10.24-alpine3.21',
+    'qdrant/qdrant:v1.12.4',
+    'docker.elastic.co/elasticsearch/elasticsearch:9.1.0',
+    'registry:5000/team/app:1.2.3',
+    `nats@sha256:${'a'.repeat(64)}`,
+  ]) {
+    assert.equal(imagePinProblem(ok), undefined, ok);
+  }
+  for (const bad of ['nats', 'nats:latest', 'nats:2.10-alpine', 'nats:2', 'registry:5000/app']) {
+    assert.ok(imagePinProblem(bad), bad);
+  }
+});

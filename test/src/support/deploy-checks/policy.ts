@@ -1,0 +1,283 @@
+// What an operator expects of the deployment files whatever the code says:
+// nothing but the API published, secrets only from the secrets file or the
+// Secret, the stores' security on, real worker health, requests and limits,
+// disruption budgets, network policy, autoscaling, rollouts that cannot
+// deadlock on a volume, and pinned third-party images. Each check is a pure
+// function of the parsed files, so its own tests can hand it a bad manifest.
+import { argvOf, envMap, type K8s, portPairs, type Yaml } from './parsed.js';
+
+/** Variables whose values are secrets: never written into a deployment file. */
+export const SECRET_KEYS = [
+  'CODESIFT_TOKEN',
+  'NATS_PASSWORD',
+  'NATS_TOKEN',
+  'ES_PASSWORD',
+  'ES_API_KEY',
+  'QDRANT_API_KEY',
+  'ELASTIC_PASSWORD',
+  'QDRANT__SERVICE__API_KEY',
+] as const;
+
+/** The one Kubernetes Secret every credential comes from (made from the secrets file). */
+export const SECRET_NAME = 'codesift-secrets';
+
+/** The port worker stages serve /livez and /readyz on (CODESIFT_HEALTH_PORT). */
+export const WORKER_HEALTH = { liveness: '/livez', readiness: '/readyz' } as const;
+
+/**
+ * An exact version tag (1.2.3, v1.2.3, 2.10.24-alpine3.21) or a digest.
+ * Not `latest`, not a bare name, not a moving `2.10` or `2`.
+ */
+export function imagePinProblem(image: string): string | undefined {
+  if (/@sha256:[0-9a-f]{64}$/.test(image)) return undefined;
+  const tag = /:([^:/]+)$/.exec(image)?.[1];
+  if (!tag) return `image ${image} has no tag`;
+  if (!/^v?\d+\.\d+\.\d+([-.+][\w.-]+)?$/.test(tag)) {
+    return `image ${image} is not pinned to an exact version (tag ${tag})`;
+  }
+  return undefined;
+}
+
+/** A compose interpolation compose refuses to start without: `${VAR:?message}`. */
+function requiredVariable(value: unknown): string | undefined {
+  return /^\$\{([A-Z][A-Z0-9_]*):\?[^}]*\}$/.exec(String(value ?? ''))?.[1];
+}
+
+function isFrontEnd(svc: Yaml): boolean {
+  const argv = argvOf(svc.command);
+  return argv[0] === 'codesift-query' || (argv[0] === 'codesift' && argv[1] === 'mcp');
+}
+
+function isWorker(argv: string[]): boolean {
+  return argv[0] === 'codesift-worker';
+}
+
+// --- docker-compose.yml --------------------------------------------------------------
+
+export function composePolicyProblems(compose: Yaml): string[] {
+  const problems: string[] = [];
+  const services: Record<string, Yaml> = compose?.services ?? {};
+  const env = (name: string) => envMap(services[name]?.environment);
+  for (const [name, svc] of Object.entries(services)) {
+    // Only the API (gRPC and MCP, both behind CODESIFT_TOKEN) leaves the host network.
+    if (!isFrontEnd(svc) && portPairs(svc).length > 0) {
+      problems.push(`${name}: publishes ${portPairs(svc).join(', ')}; only query and mcp may`);
+    }
+    if (svc.image && svc.build === undefined) {
+      const p = imagePinProblem(String(svc.image));
+      if (p) problems.push(`${name}: ${p}`);
+    }
+    const limits = svc.deploy?.resources?.limits;
+    if (!limits?.cpus || !limits?.memory) problems.push(`${name}: no CPU and memory limits`);
+    const vars = env(name);
+    for (const key of SECRET_KEYS) {
+      if (key in vars && !requiredVariable(vars[key])) {
+        problems.push(`${name}: ${key} is not a required \${VAR:?} from the secrets file`);
+      }
+    }
+    const argv = argvOf(svc.command);
+    if (isWorker(argv)) {
+      const port = vars.CODESIFT_HEALTH_PORT;
+      const test = argvOf(svc.healthcheck?.test).join(' ');
+      if (!port) problems.push(`${name}: no CODESIFT_HEALTH_PORT (its /livez and /readyz)`);
+      else if (!test.includes(`:${port}${WORKER_HEALTH.readiness}`)) {
+        problems.push(
+          `${name}: health check '${test}' does not ask ${WORKER_HEALTH.readiness} on ${port}`,
+        );
+      }
+    }
+    // Every NATS client sends the credentials the server requires.
+    if (vars.NATS_URL !== undefined) {
+      for (const key of ['NATS_USER', 'NATS_PASSWORD']) {
+        if (!vars[key] || vars[key] !== env('nats')[key]) {
+          problems.push(`${name}: ${key} is not the nats server's`);
+        }
+      }
+    }
+  }
+  const nats = services.nats;
+  if (
+    nats &&
+    !(requiredVariable(env('nats').NATS_USER) && requiredVariable(env('nats').NATS_PASSWORD))
+  ) {
+    problems.push(
+      'nats: NATS_USER/NATS_PASSWORD (its authorization) are not from the secrets file',
+    );
+  }
+  // Elasticsearch with security on, its password the one the clients send.
+  const es = env('elasticsearch');
+  if (services.elasticsearch) {
+    if (es['xpack.security.enabled'] !== 'true') problems.push('elasticsearch: security is off');
+    if (!requiredVariable(es.ELASTIC_PASSWORD)) problems.push('elasticsearch: no ELASTIC_PASSWORD');
+  }
+  const qdrant = env('qdrant');
+  if (services.qdrant && !requiredVariable(qdrant.QDRANT__SERVICE__API_KEY)) {
+    problems.push('qdrant: no QDRANT__SERVICE__API_KEY');
+  }
+  for (const [name] of Object.entries(services)) {
+    const vars = env(name);
+    if (vars.ES_URL !== undefined) {
+      if (vars.ES_USERNAME !== 'elastic' || vars.ES_PASSWORD !== es.ELASTIC_PASSWORD) {
+        problems.push(`${name}: ES_USERNAME/ES_PASSWORD are not elasticsearch's elastic user`);
+      }
+    }
+    if (vars.QDRANT_URL !== undefined && vars.QDRANT_API_KEY !== qdrant.QDRANT__SERVICE__API_KEY) {
+      problems.push(`${name}: QDRANT_API_KEY is not qdrant's QDRANT__SERVICE__API_KEY`);
+    }
+  }
+  return problems;
+}
+
+// --- deploy/ (kustomize) -------------------------------------------------------------
+
+type Workload = { kind: string; name: string; doc: Yaml; containers: Yaml[] };
+
+function workloads(k8s: K8s): Workload[] {
+  return k8s.docs
+    .filter((d) => d.kind === 'Deployment' || d.kind === 'StatefulSet')
+    .map((d) => ({
+      kind: d.kind,
+      name: d.metadata?.name,
+      doc: d,
+      containers: d.spec?.template?.spec?.containers ?? [],
+    }));
+}
+
+function envEntry(c: Yaml, key: string): Yaml {
+  return (c.env ?? []).find((e: Yaml) => e.name === key);
+}
+
+function selects(selector: Yaml, labels: Record<string, string>): boolean {
+  const match: Record<string, string> = selector?.matchLabels ?? {};
+  return Object.keys(match).length > 0 && Object.entries(match).every(([k, v]) => labels[k] === v);
+}
+
+function httpProbe(probe: Yaml, c: Yaml): { path: string; port: number } | undefined {
+  const get = probe?.httpGet;
+  if (!get) return undefined;
+  const named = (c.ports ?? []).find((p: Yaml) => p.name === get.port);
+  return { path: get.path, port: Number(named ? named.containerPort : get.port) };
+}
+
+export function k8sPolicyProblems(k8s: K8s, images: Set<string>): string[] {
+  const problems: string[] = [];
+  const docs = k8s.docs;
+  const pvcs = new Map(
+    docs.filter((d) => d.kind === 'PersistentVolumeClaim').map((d) => [d.metadata?.name, d]),
+  );
+  const scaledTargets = new Set(
+    docs
+      .filter((d) => d.kind === 'HorizontalPodAutoscaler' || d.kind === 'ScaledObject')
+      .map((d) => d.spec?.scaleTargetRef?.name),
+  );
+  for (const w of workloads(k8s)) {
+    const labels = w.doc.spec?.template?.metadata?.labels ?? {};
+    for (const c of w.containers) {
+      const who = `${w.name}/${c.name}`;
+      if (!images.has(c.image)) {
+        const p = imagePinProblem(String(c.image));
+        if (p) problems.push(`${who}: ${p}`);
+      }
+      for (const side of ['requests', 'limits']) {
+        const r = c.resources?.[side];
+        if (!r?.cpu || !r?.memory) problems.push(`${who}: no CPU and memory ${side}`);
+      }
+      for (const e of c.env ?? []) {
+        if ((SECRET_KEYS as readonly string[]).includes(e.name)) {
+          const ref = e.valueFrom?.secretKeyRef;
+          if (ref?.name !== SECRET_NAME || ref?.key !== e.name) {
+            problems.push(`${who}: ${e.name} is not key ${e.name} of Secret ${SECRET_NAME}`);
+          }
+        }
+      }
+      const argv = argvOf(c.command);
+      const natsClient = isWorker(argv) || argv[0] === 'codesift-query' || /^nats:/.test(c.image);
+      if (natsClient) {
+        for (const key of ['NATS_USER', 'NATS_PASSWORD']) {
+          const ref = envEntry(c, key)?.valueFrom?.secretKeyRef;
+          if (ref?.name !== SECRET_NAME || ref?.key !== key || ref?.optional) {
+            problems.push(`${who}: ${key} is not required from Secret ${SECRET_NAME}`);
+          }
+        }
+      }
+      if (isWorker(argv)) {
+        const port = Number(envEntry(c, 'CODESIFT_HEALTH_PORT')?.value);
+        const live = httpProbe(c.livenessProbe, c);
+        const ready = httpProbe(c.readinessProbe, c);
+        if (!port) problems.push(`${who}: no CODESIFT_HEALTH_PORT`);
+        if (live?.path !== WORKER_HEALTH.liveness || live.port !== port) {
+          problems.push(`${who}: liveness is not GET ${WORKER_HEALTH.liveness} on ${port}`);
+        }
+        if (ready?.path !== WORKER_HEALTH.readiness || ready.port !== port) {
+          problems.push(`${who}: readiness is not GET ${WORKER_HEALTH.readiness} on ${port}`);
+        }
+      }
+      if (argv.join(' ') === 'codesift-worker embedder') {
+        const ref = envEntry(c, 'CODESIFT_EMBED_THREADS')?.valueFrom?.resourceFieldRef;
+        if (ref?.resource !== 'limits.cpu' || (ref.containerName ?? c.name) !== c.name) {
+          problems.push(`${who}: CODESIFT_EMBED_THREADS is not its own CPU limit`);
+        }
+      }
+    }
+    // A ReadWriteOnce volume attaches to one node: a rolling update's new pod
+    // (maybe on another node) would wait for the old one, which waits for it.
+    if (w.kind === 'Deployment') {
+      for (const v of w.doc.spec?.template?.spec?.volumes ?? []) {
+        const pvc = pvcs.get(v.persistentVolumeClaim?.claimName);
+        if (!pvc || !(pvc.spec?.accessModes ?? []).includes('ReadWriteOnce')) continue;
+        if (w.doc.spec?.strategy?.type !== 'Recreate') {
+          problems.push(
+            `${w.name}: mounts ReadWriteOnce ${pvc.metadata.name} without strategy Recreate`,
+          );
+        }
+        if ((w.doc.spec?.replicas ?? 1) > 1 || scaledTargets.has(w.name)) {
+          problems.push(`${w.name}: more than one replica on ReadWriteOnce ${pvc.metadata.name}`);
+        }
+      }
+    }
+    if (w.name === 'query') {
+      const hpa = docs.find(
+        (d) => d.kind === 'HorizontalPodAutoscaler' && d.spec?.scaleTargetRef?.name === 'query',
+      );
+      if (!hpa) problems.push('query: no HorizontalPodAutoscaler');
+      else {
+        if (hpa.apiVersion !== 'autoscaling/v2') problems.push('query: HPA is not autoscaling/v2');
+        if (!(hpa.spec.minReplicas >= 2)) problems.push('query: HPA minReplicas below 2');
+        if (!(hpa.spec.maxReplicas > hpa.spec.minReplicas))
+          problems.push('query: HPA cannot scale');
+        if (w.doc.spec?.replicas !== undefined)
+          problems.push('query: sets replicas, which the HPA owns');
+      }
+    }
+    if (w.name === 'query' || w.name === 'mcp') {
+      const pdb = docs.find(
+        (d) => d.kind === 'PodDisruptionBudget' && selects(d.spec?.selector, labels),
+      );
+      const replicas = w.name === 'query' ? 2 : (w.doc.spec?.replicas ?? 1);
+      if (!pdb) problems.push(`${w.name}: no PodDisruptionBudget`);
+      else if (pdb.spec?.minAvailable === undefined || pdb.spec.minAvailable >= replicas) {
+        problems.push(
+          `${w.name}: its PodDisruptionBudget leaves no pod to evict (a drain would hang)`,
+        );
+      }
+    }
+  }
+  // NetworkPolicy: ingress denied by default, NATS's client port for codesift pods only.
+  const policies = docs.filter((d) => d.kind === 'NetworkPolicy');
+  const denyAll = policies.some(
+    (p) =>
+      Object.keys(p.spec?.podSelector ?? { x: 1 }).length === 0 &&
+      (p.spec?.policyTypes ?? []).includes('Ingress') &&
+      !(p.spec?.ingress ?? []).length,
+  );
+  if (!denyAll) problems.push('no default-deny ingress NetworkPolicy');
+  const nats = workloads(k8s).find((w) => w.containers.some((c: Yaml) => /^nats:/.test(c.image)));
+  const natsLabels = nats?.doc.spec?.template?.metadata?.labels ?? {};
+  for (const p of policies.filter((x) => selects(x.spec?.podSelector, natsLabels))) {
+    for (const rule of p.spec?.ingress ?? []) {
+      if (!(rule.from ?? []).length)
+        problems.push(`NetworkPolicy ${p.metadata.name}: admits anyone to nats`);
+    }
+  }
+  return problems;
+}
