@@ -95,3 +95,23 @@ test('a single-file batch is a valid message of the same queue (a replayable dea
   assert.equal(back.jobId, 'j9');
   assert.deepEqual(batchPaths(back), ['x']);
 });
+
+test('a file whose text does not fit beside its chunks travels without it; others keep theirs', () => {
+  const withText = (path: string, n: number, textBytes: number) =>
+    createWorkFile('embedded', { ...embeddedFile(path, n), text: 'x'.repeat(textBytes) });
+  // ~60 KB of vectors + 60 KB of text: over 100 KB with it, under without.
+  const big = withText('big', 30, 60_000);
+  const files = [withText('a', 3, 1000), big, withText('b', 3, 0)];
+  const { batches, tooLarge } = fitBatches('embedded', 'j1', files, 100_000);
+  assert.deepEqual(tooLarge, []);
+  const sent = batches.flatMap((b) => b.files);
+  assert.deepEqual(
+    sent.map((f) => [f.path, f.text?.length]),
+    [
+      ['a', 1000],
+      ['big', undefined],
+      ['b', 0],
+    ],
+  );
+  assert.equal(sent[1]!.chunks.length, 30, 'the chunks still travel');
+});

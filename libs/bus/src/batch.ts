@@ -139,7 +139,7 @@ export function fitBatches<Q extends WorkQueue>(
   // The job id field and its framing: a few bytes more than the id itself.
   const overhead = Buffer.byteLength(jobId) + 8;
   const budget = maxBytes - overhead;
-  const sized = files.map((file) => ({ file, bytes: encodedFileSize(queue, file) }));
+  const sized = files.map((file) => withoutTextIfOver(queue, file, budget));
   const tooLarge = sized.filter((s) => s.bytes > budget);
   const fitting = sized.filter((s) => s.bytes <= budget);
   const groups = packBatches(fitting, (s) => s.bytes, {
@@ -147,6 +147,22 @@ export function fitBatches<Q extends WorkQueue>(
     maxBytes: budget,
   });
   return { batches: groups.map((g) => make(g.map((s) => s.file))), tooLarge };
+}
+
+/**
+ * A file over `budget` that carries its text (FileChunks.text) travels
+ * without it rather than fail: the chunks are the index, the text only lets
+ * the cluster's query service serve snippets without the checkout.
+ */
+function withoutTextIfOver<Q extends WorkQueue>(
+  queue: Q,
+  file: WorkFile<Q>,
+  budget: number,
+): { file: WorkFile<Q>; bytes: number } {
+  const bytes = encodedFileSize(queue, file);
+  if (bytes <= budget || (file as { text?: string }).text === undefined) return { file, bytes };
+  const slim = createWorkFile(queue, { ...file, text: undefined } as never);
+  return { file: slim, bytes: encodedFileSize(queue, slim) };
 }
 
 /** A batch of one file: what a dead letter for that file carries, so it can be replayed. */

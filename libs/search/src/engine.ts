@@ -26,7 +26,7 @@
  *    list as units: whole definitions, touching hits merged (hydrate.ts, units.ts);
  *    each marked `stale` when its file changed since indexing (freshness.ts).
  *
- * getSnippet reads indexed files from disk (indexed-file.ts).
+ * getSnippet reads indexed files from the stores where they keep the text, else from disk (indexed-file.ts).
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';

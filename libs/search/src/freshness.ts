@@ -8,7 +8,9 @@
  *
  * A file is fresh when its size and mtime equal the manifest's record; when
  * only the mtime moved (a checkout or `touch` that kept the bytes) the
- * content hash decides. A file that is gone or unreadable is stale.
+ * content hash decides. A file that is gone or unreadable is stale. A file
+ * whose text the index keeps (a cluster's index) is never stale: results
+ * and snippets are served from that text, which is what the index holds.
  */
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -17,7 +19,7 @@ import type { SearchIndex } from './search-index.js';
 
 /** The stale paths among `paths` (root-relative, as results carry them). */
 export async function stalePaths(
-  index: Pick<SearchIndex, 'manifest' | 'meta'>,
+  index: Pick<SearchIndex, 'manifest' | 'meta' | 'fileTexts'>,
   paths: Iterable<string>,
 ): Promise<Set<string>> {
   const meta = await index.meta();
@@ -29,7 +31,7 @@ export async function stalePaths(
       const root = inRepository ? inRepository.root : meta.root;
       if (root === null) return;
       const record = await index.manifest.get(rel);
-      if (!record) return;
+      if (!record || (await index.fileTexts?.get(rel)) !== undefined) return;
       const abs = path.join(root, ...(inRepository ? inRepository.path : rel).split('/'));
       if (!(await matchesRecord(abs, record))) stale.add(rel);
     }),

@@ -1,6 +1,7 @@
 /**
- * Reads lines of an indexed file from disk for `getSnippet`. Only files the
- * index holds are readable, only inside their root, and only as regular
+ * Reads lines of an indexed file for `getSnippet`: from the stores when they
+ * keep its text (a cluster's index, so the query service needs no checkout),
+ * otherwise from disk. Only files the index holds are readable, only inside their root, and only as regular
  * files: an indexed path swapped for a symlink (to the root's .env, say) or a
  * FIFO is refused. So .env files, keys, .git and anything ignored stay out of
  * reach even though they sit inside the root. Secrets in the file are
@@ -29,7 +30,7 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants
 
 /** Lines startLine..endLine of `file` (clamped to the file), at most MAX_SNIPPET_LINES. */
 export async function readIndexedLines(
-  index: Pick<SearchIndex, 'location' | 'manifest' | 'meta'>,
+  index: Pick<SearchIndex, 'location' | 'manifest' | 'meta' | 'fileTexts'>,
   file: string,
   startLine: number,
   endLine: number,
@@ -68,6 +69,10 @@ export async function readIndexedLines(
       hint: 'get_snippet reads files the index holds; search or find_symbol gives valid paths',
     });
   }
+  const stored = await index.fileTexts?.get(rel);
+  if (stored !== undefined) {
+    return linesOf(rel, record.language, stored, startLine, endLine);
+  }
   let text: string;
   let handle: FileHandle | undefined;
   try {
@@ -102,6 +107,16 @@ export async function readIndexedLines(
   } finally {
     await handle?.close().catch(() => undefined);
   }
+  return linesOf(rel, record.language, text, startLine, endLine);
+}
+
+function linesOf(
+  rel: string,
+  language: string,
+  text: string,
+  startLine: number,
+  endLine: number,
+): Snippet {
   const lines = text.split(/\r?\n/);
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   const n = lines.length;
@@ -112,7 +127,7 @@ export async function readIndexedLines(
     path: rel,
     startLine: start,
     endLine: end,
-    language: record.language,
+    language,
     text: lines.slice(start - 1, end).join('\n'),
   };
 }

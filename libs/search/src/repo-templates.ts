@@ -2,7 +2,7 @@
  * The indexed repository's issue and pull-request templates, read once per
  * index version: their lines are cut from pasted reports as boilerplate
  * (@codesift/query templateLines, stripBoilerplate). The files are found in
- * the manifest and read from disk like getSnippet reads them; a store that
+ * the manifest and read like getSnippet reads them (stores, else disk); a store that
  * cannot list its files, or files no longer on disk, give no lines: the
  * search goes on with the generic boilerplate rules.
  */
@@ -14,7 +14,7 @@ import type { SearchIndex } from './search-index.js';
 const MAX_TEMPLATE_LINES = 400;
 
 export async function readTemplateLines(
-  index: Pick<SearchIndex, 'location' | 'manifest' | 'meta'>,
+  index: Pick<SearchIndex, 'location' | 'manifest' | 'meta' | 'fileTexts'>,
 ): Promise<Set<string>> {
   if (!index.manifest.all) return new Set();
   let paths: string[];

@@ -8,6 +8,7 @@
  */
 import type {
   ChunkStore,
+  FileTextStore,
   IndexMeta,
   IndexStats,
   KeywordIndex,
@@ -29,6 +30,8 @@ export interface SearchIndex {
    * the repository's issue templates are found by path (repo-templates.ts).
    */
   readonly manifest: Pick<Manifest, 'get'> & Partial<Pick<Manifest, 'all'>>;
+  /** The files' texts where the stores keep them: getSnippet reads these before the disk. */
+  readonly fileTexts?: FileTextStore;
   meta(): Promise<IndexMeta>;
   stats(): Promise<IndexStats>;
   close(): Promise<void>;
@@ -46,6 +49,7 @@ export function localSearchIndex(index: LocalIndex, location: string): SearchInd
     symbols: index.symbols,
     chunks: index.chunks,
     manifest: index.manifest,
+    ...(index.fileTexts ? { fileTexts: index.fileTexts } : {}),
     meta: async () => index.meta(),
     stats: async () => index.stats(),
     close: async () => index.close(),

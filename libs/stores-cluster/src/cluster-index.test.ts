@@ -140,7 +140,8 @@ describe('ClusterIndex: opening', () => {
   test('a writer creates the indices and the meta doc; a reader finds them', async () => {
     const ix = await open();
     const n = names();
-    for (const name of [n.chunks, n.manifest, n.meta]) assert.ok(es.indices.has(name), name);
+    for (const name of [n.chunks, n.manifest, n.meta, n.files])
+      assert.ok(es.indices.has(name), name);
     const meta = await ix.meta();
     assert.equal(meta.embedder, null);
     assert.equal(meta.schemaVersion, 2);
@@ -220,6 +221,8 @@ describe('ClusterIndex: commitFiles', () => {
     assert.deepEqual(writes(), [
       `es POST /${n.chunks}/_bulk`,
       'qdrant upsert_points',
+      // The file's text (none in this commit: any older one is dropped).
+      `es POST /${n.files}/_bulk`,
       `es POST /${n.chunks}/_delete_by_query`,
       'qdrant delete_points',
       `es POST /${n.manifest}/_bulk`,
@@ -253,6 +256,16 @@ describe('ClusterIndex: commitFiles', () => {
     assert.deepEqual(chunkIds(), ['b2']);
     assert.deepEqual(vectorIds(), []);
     assert.equal((await ix.manifest.get('src/a.ts'))?.chunkCount, 0);
+    await ix.close();
+  });
+
+  test('file texts are read back by path; stores made before they were kept have none', async () => {
+    const ix = await open();
+    await ix.commitFiles([{ ...commit('src/a.ts', ['a1'], { vectors: false }), text: 'a\nb\n' }]);
+    assert.equal(await ix.fileTexts.get('src/a.ts'), 'a\nb\n');
+    assert.equal(await ix.fileTexts.get('src/none.ts'), undefined);
+    es.indices.delete(names().files);
+    assert.equal(await ix.fileTexts.get('src/a.ts'), undefined);
     await ix.close();
   });
 
@@ -349,6 +362,7 @@ describe('ClusterIndex: removeFiles', () => {
     assert.deepEqual(writes(), [
       `es POST /${n.chunks}/_delete_by_query`,
       'qdrant delete_points',
+      `es POST /${n.files}/_bulk`,
       `es POST /${n.manifest}/_bulk`,
       `es PUT /${n.meta}/_doc/updated`,
     ]);
@@ -431,6 +445,7 @@ async function scenario(
   read: {
     chunks: (ids: string[]) => Promise<Chunk[]>;
     manifest: () => Promise<Map<string, FileRecord>>;
+    text: (path: string) => Promise<string | undefined>;
   },
 ) {
   await store.ensureEmbedder('test:e4', DIMS);
@@ -438,8 +453,14 @@ async function scenario(
   await store.setRoot('/repo');
   await store.commitFiles([commit('src/a.ts', ['a1', 'a2']), commit('src/b.ts', ['b1'])]);
   await store.commitFiles([commit('src/a.ts', ['a2', 'a3'])]);
-  await store.commitFiles([commit('docs/c.md', ['c1'], { vectors: false })]);
-  await store.removeFiles(['src/b.ts', 'never.ts']);
+  await store.commitFiles([
+    { ...commit('docs/c.md', ['c1'], { vectors: false }), text: '# C\n\nline 3\n' },
+    { ...commit('docs/d.md', ['d1'], { vectors: false }), text: 'old d' },
+    { ...commit('src/e.ts', ['e1']), text: 'export const e = 1;\n' },
+  ]);
+  // A commit without text drops the text kept before; a removal drops it too.
+  await store.commitFiles([commit('docs/d.md', ['d2'], { vectors: false })]);
+  await store.removeFiles(['src/b.ts', 'never.ts', 'src/e.ts']);
   await assert.rejects(store.ensureEmbedder('test:other', 8), isCode('INDEX_INCOMPATIBLE'));
   await assert.rejects(
     store.commitFiles([{ ...commit('src/x.ts', ['x1']), vectors: [vec(1), vec(2)] }]),
@@ -452,6 +473,7 @@ async function scenario(
     counts: { files: stats.files, chunks: stats.chunks, vectors: stats.vectors },
     chunks: await read.chunks(['a1', 'a2', 'a3', 'b1', 'c1', 'x1']),
     manifest: [...(await read.manifest())].sort(),
+    texts: await Promise.all(['docs/c.md', 'docs/d.md', 'src/e.ts', 'src/a.ts'].map(read.text)),
   };
 }
 
@@ -461,16 +483,19 @@ describe('WriterStore: SQLite and the cluster stores end a writer scenario alike
     const local = await scenario(sqliteWriterStore(sqlite, ':memory:'), {
       chunks: (ids) => sqlite.chunks.get(ids),
       manifest: () => sqlite.manifest.all(),
+      text: (p) => sqlite.fileTexts.get(p),
     });
     sqlite.close();
     const ix = await open();
     const cluster = await scenario(ix, {
       chunks: (ids) => ix.chunks.get(ids),
       manifest: () => ix.manifest.all(),
+      text: (p) => ix.fileTexts.get(p),
     });
     await ix.close();
     assert.deepEqual(cluster, local);
-    assert.deepEqual(local.counts, { files: 2, chunks: 3, vectors: 2 });
+    assert.deepEqual(local.counts, { files: 3, chunks: 4, vectors: 2 });
+    assert.deepEqual(local.texts, ['# C\n\nline 3\n', undefined, undefined, undefined]);
   });
 });
 

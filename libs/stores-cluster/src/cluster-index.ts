@@ -1,6 +1,7 @@
 /**
  * The cluster's index: Elasticsearch holds the chunks (BM25 terms and the
- * raw chunk in one doc per chunk), the manifest and the index metadata;
+ * raw chunk in one doc per chunk), the files' texts (for snippets: the
+ * query service needs no checkout), the manifest and the index metadata;
  * Qdrant holds the vectors; symbols live in a SymbolIndex the caller gives
  * (in the cluster, the symbol service). One object serves the query service
  * (it is a SearchIndex for @codesift/search openEngine) and the writer (it
@@ -10,7 +11,8 @@
  * step idempotent:
  *   1. upsert the new chunks (ES) and their vectors (Qdrant) by chunk id;
  *      ids are deterministic (path, range, content), so an unchanged chunk
- *      is replaced in place and readers never see the file vanish;
+ *      is replaced in place and readers never see the file vanish; and put
+ *      the file's text (or drop the old one when the commit has none);
  *   2. delete the file's stale chunks and vectors: those of its path whose
  *      id is not in the new set (delete-by-query, no read needed);
  *   3. replace its symbols, when this index writes symbols;
@@ -21,7 +23,7 @@
  * steps again completes it. Until then a search may briefly see old and new
  * chunks of the file side by side; never a file marked done with parts missing.
  *
- * `removeFiles` deletes the derived data (chunks, vectors, symbols) first and
+ * `removeFiles` deletes the derived data (chunks, vectors, symbols, text) first and
  * the manifest record LAST, for the same reason: while the record exists the
  * file is still known, so a crash part-way is repaired by redelivery, or by
  * the next scan, which sees a recorded file missing from disk and deletes it
@@ -55,6 +57,7 @@ import type {
 } from '@codesift/stores';
 import {
   ElasticsearchChunkStore,
+  ElasticsearchFileTexts,
   ElasticsearchIndexMeta,
   ElasticsearchKeywordIndex,
   ElasticsearchManifest,
@@ -83,7 +86,7 @@ export interface ClusterIndexOptions {
   /** Close `es` when the index closes (true when the index made it). Default false. */
   ownsClient?: boolean;
   qdrant: QdrantSettings;
-  /** Store set name: indices `<prefix>-chunks|manifest|meta`, collection `<prefix>-vectors`. */
+  /** Store set name: indices `<prefix>-chunks|manifest|meta|files`, collection `<prefix>-vectors`. */
   prefix?: string;
   /**
    * Symbols for search (lookups, vocabulary, counts) and, when given, also
@@ -119,6 +122,7 @@ export class ClusterIndex implements SearchIndex, WriterStore {
   readonly keyword: ElasticsearchKeywordIndex;
   readonly chunks: ElasticsearchChunkStore;
   readonly manifest: ElasticsearchManifest;
+  readonly fileTexts: ElasticsearchFileTexts;
   readonly symbols: SymbolIndex;
   /** Vector search over the Qdrant collection; finds nothing while the index has no embedder. */
   readonly vectors: VectorIndex;
@@ -148,6 +152,7 @@ export class ClusterIndex implements SearchIndex, WriterStore {
       refresh,
       ...sizing,
     });
+    this.fileTexts = new ElasticsearchFileTexts({ client: es, index: this.names.files, ...sizing });
     this.esMeta = new ElasticsearchIndexMeta({
       client: es,
       index: this.names.meta,
@@ -157,7 +162,7 @@ export class ClusterIndex implements SearchIndex, WriterStore {
     this.symbols = opts.symbols ?? NO_SYMBOLS;
     this.writesSymbols = opts.symbols !== undefined;
     const esUrl = opts.esUrl ?? firstNode(es) ?? 'elasticsearch';
-    this.location = `elasticsearch ${esUrl} (${this.names.chunks}, ${this.names.manifest}, ${this.names.meta}) + qdrant ${opts.qdrant.url} (${this.names.vectors})`;
+    this.location = `elasticsearch ${esUrl} (${this.names.chunks}, ${this.names.manifest}, ${this.names.meta}, ${this.names.files}) + qdrant ${opts.qdrant.url} (${this.names.vectors})`;
     this.vectors = {
       upsert: (records: VectorRecord[]) => this.requireVectors().upsert(records),
       deleteByPaths: async (paths: string[]) => this.qdrantIndex?.deleteByPaths(paths),
@@ -178,6 +183,7 @@ export class ClusterIndex implements SearchIndex, WriterStore {
       if (opts.create) {
         await index.keyword.ensureIndex();
         await index.manifest.ensureIndex();
+        await index.fileTexts.ensureIndex();
         await index.esMeta.ensure();
       }
       const { meta } = await index.esMeta.read();
@@ -211,7 +217,7 @@ export class ClusterIndex implements SearchIndex, WriterStore {
 
   /** Primary store size of the ES indices (Qdrant reports no size through its API). */
   private async esBytes(): Promise<number> {
-    const names = [this.names.chunks, this.names.manifest, this.names.meta];
+    const names = [this.names.chunks, this.names.manifest, this.names.meta, this.names.files];
     try {
       const res = await this.opts.es.indices.stats({ index: names.join(','), metric: 'store' });
       return res._all.primaries?.store?.size_in_bytes ?? 0;
@@ -301,10 +307,14 @@ export class ClusterIndex implements SearchIndex, WriterStore {
     const files = lastPerPath(batch);
     if (files.length === 0) return;
     const vectorIndex = await this.checkCommits(files);
-    // 1. New chunks and vectors, by deterministic id (replacing unchanged ones in place).
+    // 1. New chunks, vectors and texts, by deterministic id (replacing unchanged ones in place).
     await this.keyword.upsert(files.flatMap((f) => f.chunks));
     const records = files.flatMap((f) => vectorRecords(f));
     if (records.length > 0) await vectorIndex!.upsert(records);
+    await this.fileTexts.replace(
+      files.flatMap((f) => (f.text === undefined ? [] : [{ path: f.record.path, text: f.text }])),
+      files.flatMap((f) => (f.text === undefined ? [f.record.path] : [])),
+    );
     // 2. What the files had and no longer have.
     const stale = files.map((f) => ({ path: f.record.path, keep: f.chunks.map((c) => c.id) }));
     await this.keyword.deleteStale(stale);
@@ -334,6 +344,7 @@ export class ClusterIndex implements SearchIndex, WriterStore {
     await this.keyword.deleteByPaths(unique);
     await this.qdrantIndex?.deleteByPaths(unique);
     if (this.writesSymbols) await this.symbols.deleteByPaths(unique);
+    await this.fileTexts.remove(unique);
     // Last: until the record goes, the file is still known and the removal is retried.
     await this.manifest.remove(unique);
     await this.forgetEmptied(unique);
@@ -356,6 +367,7 @@ export class ClusterIndex implements SearchIndex, WriterStore {
     this.ensureOpen();
     await this.keyword.drop();
     await this.manifest.drop();
+    await this.fileTexts.drop();
     await this.esMeta.drop();
     await QdrantVectorIndex.drop(this.qdrantConnection());
     this.qdrantIndex = null;

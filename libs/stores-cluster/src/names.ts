@@ -9,6 +9,8 @@ export interface ClusterNames {
   chunks: string;
   manifest: string;
   meta: string;
+  /** One doc per file with its text, for snippets without the checkout. */
+  files: string;
   vectors: string;
 }
 
@@ -26,6 +28,7 @@ export function clusterNames(prefix = DEFAULT_INDEX_NAME): ClusterNames {
     chunks: `${prefix}-chunks`,
     manifest: `${prefix}-manifest`,
     meta: `${prefix}-meta`,
+    files: `${prefix}-files`,
     vectors: `${prefix}-vectors`,
   };
 }

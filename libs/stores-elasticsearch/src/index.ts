@@ -16,6 +16,11 @@ export {
 } from './chunk-store.js';
 export { toCodesiftError } from './errors.js';
 export {
+  ElasticsearchFileTexts,
+  type ElasticsearchFileTextsOptions,
+  type FileTextSource,
+} from './file-texts.js';
+export {
   ElasticsearchIndexMeta,
   type ElasticsearchIndexMetaOptions,
   META_DOC_ID,
@@ -49,6 +54,7 @@ export {
   BM25,
   ES_SCHEMA_VERSION,
   FIELD_WEIGHTS,
+  fileTextIndexBody,
   type KeywordIndexSettingsOptions,
   keywordIndexBody,
   keywordIndexTemplate,

@@ -144,6 +144,25 @@ function codesiftMeta(): Record<string, unknown> {
 }
 
 /**
+ * The file-text index: one doc per file, its text kept in `_source` and not
+ * indexed (nothing searches it; it is read by id), so a large file costs
+ * storage only.
+ */
+export function fileTextIndexBody(opts: KeywordIndexSettingsOptions = {}): {
+  settings: estypes.IndicesIndexSettings;
+  mappings: estypes.MappingTypeMapping;
+} {
+  return {
+    settings: { number_of_shards: opts.shards ?? 1, number_of_replicas: opts.replicas ?? 0 },
+    mappings: {
+      dynamic: 'strict',
+      _meta: codesiftMeta(),
+      properties: { path: { type: 'keyword' }, text: { type: 'text', index: false } },
+    },
+  };
+}
+
+/**
  * The manifest index: one doc per indexed file (its FileRecord), `_id` a hash
  * of the path (ids are limited to 512 bytes, paths are not). Only `path` is
  * searched (listing, counting); the rest is read back from `_source`.

@@ -4,6 +4,7 @@ export type {
   ChunkStore,
   Cooccurrence,
   CooccurrenceQuery,
+  FileTextStore,
   KeywordDoc,
   KeywordHit,
   KeywordIndex,

@@ -1,5 +1,12 @@
 import type { Chunk, FileRecord, SymbolInfo } from '@codesift/core';
-import type { ChunkStore, KeywordIndex, Manifest, SymbolIndex, VectorIndex } from './ports.js';
+import type {
+  ChunkStore,
+  FileTextStore,
+  KeywordIndex,
+  Manifest,
+  SymbolIndex,
+  VectorIndex,
+} from './ports.js';
 
 /** Everything derived from one file, written together by `commitFiles`. */
 export interface FileCommit {
@@ -8,6 +15,12 @@ export interface FileCommit {
   /** One vector per chunk, same order; null when vectors are off for this index. */
   vectors: Float32Array[] | null;
   symbols: SymbolInfo[];
+  /**
+   * The file's text, for a store that keeps it (the cluster's writer sends
+   * it, so the query service needs no checkout); absent: none is kept, and
+   * any text stored for the path before is dropped.
+   */
+  text?: string;
 }
 
 export interface IndexMeta {
@@ -46,6 +59,8 @@ export interface LocalIndex {
   readonly symbols: SymbolIndex;
   readonly manifest: Manifest;
   readonly chunks: ChunkStore;
+  /** File texts committed with `text` (empty for a local index: it reads the checkout). */
+  readonly fileTexts?: FileTextStore;
   meta(): IndexMeta;
   /**
    * Atomically replaces everything stored for each file (old chunks,

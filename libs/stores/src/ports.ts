@@ -179,6 +179,17 @@ export interface Manifest {
   remove(paths: string[]): Promise<void>;
 }
 
+/**
+ * The text of each indexed file as the index holds it (secrets already
+ * redacted by the scanner), kept beside the chunks where the reader has no
+ * checkout: the cluster's query service serves get_snippet from it. Written
+ * by commitFiles when a commit carries `text`, dropped with the file.
+ */
+export interface FileTextStore {
+  /** The stored text of `path`, or undefined when the index keeps none for it. */
+  get(path: string): Promise<string | undefined>;
+}
+
 export interface ChunkStore {
   /** Full chunks (content, context, signature, doc) in the order asked; unknown ids are skipped. */
   get(ids: string[]): Promise<Chunk[]>;

@@ -560,3 +560,35 @@ test('symbols.related follows writes through this connection and through another
     rmSync(path.dirname(file), { recursive: true, force: true });
   }
 });
+
+describe('file texts', () => {
+  test('kept with a commit that carries one, dropped by one that does not and by removal', async () => {
+    const file = tmpFile();
+    const ix = openSqliteIndex(file);
+    ix.commitFiles([
+      { ...fileCommit('a.ts', ['const a = 1;'], { vectors: false }), text: 'const a = 1;\n' },
+      { ...fileCommit('b.ts', ['const b = 1;'], { vectors: false }), text: 'const b = 1;\n' },
+    ]);
+    assert.equal(await ix.fileTexts.get('a.ts'), 'const a = 1;\n');
+    ix.commitFiles([fileCommit('a.ts', ['const a = 2;'], { vectors: false })]);
+    assert.equal(await ix.fileTexts.get('a.ts'), undefined);
+    ix.removeFiles(['b.ts']);
+    assert.equal(await ix.fileTexts.get('b.ts'), undefined);
+    ix.close();
+  });
+
+  test('an index written before the table existed: a reader finds no text, a writer adds the table', async () => {
+    const file = tmpFile();
+    openSqliteIndex(file).close();
+    const db = new Database(file);
+    db.exec('DROP TABLE file_texts');
+    db.close();
+    const reader = openSqliteIndex(file, { readonly: true });
+    assert.equal(await reader.fileTexts.get('a.ts'), undefined);
+    reader.close();
+    const writer = openSqliteIndex(file);
+    writer.commitFiles([{ ...fileCommit('a.ts', ['x'], { vectors: false }), text: 'x\n' }]);
+    assert.equal(await writer.fileTexts.get('a.ts'), 'x\n');
+    writer.close();
+  });
+});

@@ -20,9 +20,17 @@ import Database from 'better-sqlite3';
 import { load as loadSqliteVec } from 'sqlite-vec';
 import { rootOfIndexFile } from './index-root.js';
 import type { FileCommit, IndexMeta, IndexStats, LocalIndex } from './local-index.js';
-import type { ChunkStore, KeywordIndex, Manifest, SymbolIndex, VectorIndex } from './ports.js';
+import type {
+  ChunkStore,
+  FileTextStore as FileTextPort,
+  KeywordIndex,
+  Manifest,
+  SymbolIndex,
+  VectorIndex,
+} from './ports.js';
 import { countCooccurrence } from './sqlite/cooccurrence.js';
 import { checkHeader, corrupt, guard, isCorruptionError } from './sqlite/corruption.js';
+import { FileTextStore } from './sqlite/file-text-store.js';
 import type { HnswOptions } from './sqlite/hnsw-cache.js';
 import { KeywordStore } from './sqlite/keyword-store.js';
 import { ManifestStore } from './sqlite/manifest-store.js';
@@ -65,6 +73,7 @@ export interface OpenSqliteIndexOptions {
 /** Where the local index lives for a root: `<root>/.codesift/index.db`. */
 /** The SQLite LocalIndex, with what only this implementation offers. */
 export interface SqliteLocalIndex extends LocalIndex {
+  readonly fileTexts: FileTextPort;
   /** How vector search is answered now (HNSW or exact, and why). */
   vectorIndexState(): VectorIndexState;
   /**
@@ -80,6 +89,7 @@ class SqliteIndex implements SqliteLocalIndex {
   readonly symbols: SymbolIndex;
   readonly manifest: Manifest;
   readonly chunks: ChunkStore;
+  readonly fileTexts: FileTextPort;
 
   private readonly cache: StatementCache;
   private readonly ctx: SqliteContext;
@@ -87,6 +97,7 @@ class SqliteIndex implements SqliteLocalIndex {
   private readonly vec: VectorStore;
   private readonly sym: SymbolStore;
   private readonly files: ManifestStore;
+  private readonly texts: FileTextStore;
   private closed = false;
 
   constructor(
@@ -102,6 +113,7 @@ class SqliteIndex implements SqliteLocalIndex {
     this.vec = new VectorStore(this.ctx, readMeta(this.ctx).dimensions, hnsw);
     this.sym = new SymbolStore(this.ctx);
     this.files = new ManifestStore(this.ctx);
+    this.texts = new FileTextStore(this.ctx);
     const self = this;
     const kw = this.kw;
     const vec = this.vec;
@@ -183,6 +195,12 @@ class SqliteIndex implements SqliteLocalIndex {
         return self.read(() => kw.get(ids));
       },
     };
+    const texts = this.texts;
+    this.fileTexts = {
+      async get(p) {
+        return self.read(() => texts.get(p));
+      },
+    };
   }
 
   // ---- plumbing ----
@@ -244,6 +262,7 @@ class SqliteIndex implements SqliteLocalIndex {
     this.kw.deleteByPaths(paths);
     this.vec.deleteByPaths(paths);
     this.sym.deleteByPaths(paths);
+    this.texts.remove(paths);
   }
 
   commitFiles(batch: FileCommit[]): void {
@@ -271,6 +290,7 @@ class SqliteIndex implements SqliteLocalIndex {
         }
         for (const c of f.chunks) this.kw.insert(c);
         this.sym.upsert(f.symbols);
+        this.texts.replace(p, f.text);
         this.files.put(f.record);
       }
     });

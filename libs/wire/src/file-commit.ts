@@ -16,6 +16,8 @@ export interface WireFileCommit {
   /** One vector per chunk, same order; null when the file came without vectors. */
   vectors: Float32Array[] | null;
   symbols: SymbolInfo[];
+  /** The file's text when the message carried it (the stores keep it for snippets). */
+  text?: string;
 }
 
 export function fileCommitFromWire(m: FileChunks, indexedAt = Date.now()): WireFileCommit {
@@ -36,5 +38,6 @@ export function fileCommitFromWire(m: FileChunks, indexedAt = Date.now()): WireF
     chunks,
     vectors: m.vectors.length > 0 ? m.vectors.map(vectorFromWire) : null,
     symbols,
+    ...(m.text === undefined ? {} : { text: m.text }),
   };
 }

@@ -26,11 +26,14 @@
  *   AUTOINCREMENT too, so it is never reused and can key the HNSW.
  * - symbols: one row per SymbolInfo, with lowercased name and qualified
  *   name columns, indexed, for case-insensitive exact and prefix lookup.
+ * - file_texts (file-text-store.ts): texts of files committed with one;
+ *   added after version 1 like the context_ columns (addColumns creates it).
  */
 import { randomUUID } from 'node:crypto';
 import { ANALYZER_VERSION } from '@codesift/analysis';
 import { CodesiftError } from '@codesift/core';
 import type { IndexMeta } from '../local-index.js';
+import { FILE_TEXTS_TABLE } from './file-text-store.js';
 import type { Db, SqliteContext } from './sql.js';
 
 export const SCHEMA_VERSION = 1;
@@ -74,6 +77,7 @@ export function initSchema(db: Db): void {
   const now = String(Date.now());
   db.transaction(() => {
     db.exec(SCHEMA);
+    db.exec(FILE_TEXTS_TABLE);
     const put = db.prepare('INSERT INTO meta(key, value) VALUES (?, ?)');
     put.run('schema_version', String(SCHEMA_VERSION));
     put.run('analyzer_version', String(ANALYZER_VERSION));
@@ -92,9 +96,10 @@ const ADDED_COLUMNS: readonly { table: string; column: string; type: string }[] 
   { table: 'chunks', column: 'context_fallback', type: 'TEXT' },
 ];
 
-/** A writer's open: adds the columns an index written before them lacks. */
+/** A writer's open: adds the columns and tables an index written before them lacks. */
 export function addColumns(db: Db): void {
   db.transaction(() => {
+    db.exec(FILE_TEXTS_TABLE);
     for (const { table, column, type } of ADDED_COLUMNS) {
       const have = db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[];
       if (!have.some((c) => c.name === column)) {

@@ -1,5 +1,5 @@
-// chunker: a batch of FileWork (content in the message) -> FileChunks on
-// `chunks` (for the rest of the pipeline) and the files' symbols on
+// chunker: a batch of FileWork (content in the message) -> FileChunks with
+// the file's text on `chunks` (for the rest of the pipeline) and the files' symbols on
 // `symbols` (for the symbol service).
 import { createWorkFile, type WorkFile, type WorkMessage } from '@codesift/bus';
 import { type Chunker, createChunker } from '@codesift/chunking';
@@ -23,12 +23,9 @@ export function chunkBatch(chunker: Chunker, batch: WorkMessage<'files'>): Stage
   const failed: FailedFile<'files'>[] = [];
   for (const work of batch.files) {
     let result: ReturnType<Chunker['chunkFile']>;
+    const text = utf8.decode(work.content);
     try {
-      result = chunker.chunkFile({
-        path: work.path,
-        language: work.language,
-        text: utf8.decode(work.content),
-      });
+      result = chunker.chunkFile({ path: work.path, language: work.language, text });
     } catch (err) {
       // Chunking is a pure function of the file: it fails the same way
       // every time, so only this file fails.
@@ -48,6 +45,9 @@ export function chunkBatch(chunker: Chunker, batch: WorkMessage<'files'>): Stage
         ...meta,
         chunks: result.chunks.map(chunkToWire),
         symbols: wireSymbols,
+        // The writer keeps it beside the chunks: the query service serves
+        // snippets from the stores, not from a checkout it may not have.
+        text,
       }),
     );
     // The symbol service needs no chunk text: leave it out.
