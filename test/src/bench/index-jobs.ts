@@ -26,6 +26,8 @@ export interface WorkerJob {
   vectors: boolean;
   rebuild?: boolean;
   llm?: LlmConfig;
+  /** Seeded random vectors under the built-in model's name (see random-embedder.ts). */
+  randomVectors?: boolean;
 }
 
 const OWN_TREE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -37,15 +39,22 @@ const OWN_TREE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
  * Asynchronous, so a fake model served by this process keeps answering.
  */
 export function runIndexJob(job: WorkerJob, tree: string = OWN_TREE): Promise<WorkerResult> {
-  const worker = path.join(tree, 'test', 'dist', 'bench', 'index-worker.js');
+  return runJsonWorker<WorkerResult>(
+    path.join(tree, 'test', 'dist', 'bench', 'index-worker.js'),
+    job,
+  );
+}
+
+/** Runs a benchmark worker script with one JSON argument and parses the JSON line it prints last. */
+export function runJsonWorker<T>(worker: string, arg: unknown): Promise<T> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      [worker, JSON.stringify(job)],
+      [worker, JSON.stringify(arg)],
       { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
       (err, stdout, stderr) => {
         if (err) reject(new Error(`${worker} failed: ${err.message}\n${stderr}`));
-        else resolve(JSON.parse(stdout.trim().split('\n').pop()!) as WorkerResult);
+        else resolve(JSON.parse(stdout.trim().split('\n').pop()!) as T);
       },
     );
   });

@@ -6,10 +6,13 @@
  *   node index-worker.js '{"root":"/repo","vectors":true,"indexPath":"/tmp/x.db"}'
  *
  * `llm` (an LlmConfig) indexes with LLM contexts, as `--context llm` does.
+ * `randomVectors` stores seeded random vectors instead of the model's (see
+ * random-embedder.ts), for corpora too large to embed.
  */
 import type { LlmConfig } from '@codesift/llm';
-import { createBuiltinEmbedder } from '@codesift/models';
+import { BUILTIN_EMBEDDER_NAME, createBuiltinEmbedder } from '@codesift/models';
 import { indexRepository } from '@codesift/pipeline';
+import { randomEmbedder } from './random-embedder.js';
 
 interface WorkerArgs {
   root: string;
@@ -17,11 +20,16 @@ interface WorkerArgs {
   vectors: boolean;
   rebuild?: boolean;
   llm?: LlmConfig;
+  randomVectors?: boolean;
 }
 
 const args = JSON.parse(process.argv[2] ?? '{}') as WorkerArgs;
 const t0 = performance.now();
-const embedder = args.vectors ? await createBuiltinEmbedder() : undefined;
+const embedder = !args.vectors
+  ? undefined
+  : args.randomVectors
+    ? randomEmbedder(BUILTIN_EMBEDDER_NAME, 512)
+    : await createBuiltinEmbedder();
 const modelLoadSeconds = (performance.now() - t0) / 1000;
 const summary = await indexRepository({
   root: args.root,

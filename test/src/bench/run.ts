@@ -13,6 +13,8 @@
  *                                      # (e.g. the previous HEAD)
  *   npm run bench -- --only llm        # one section: indexing, freshness, llm,
  *                                      # baseline or rewrite (repeatable)
+ *   npm run bench -- --scale 100k      # only search at 100k (or 1m) chunks, corpus
+ *                                      # cached (scale.ts); with --baseline, ratios
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -24,6 +26,7 @@ import { type FreshnessResult, measureFreshness } from './freshness.js';
 import { runIndexJob, type WorkerResult } from './index-jobs.js';
 import { type BenchRow, baselineRatio, llmContextRows } from './llm-context.js';
 import { benchRewrite } from './rewrite.js';
+import { benchScale, SCALES, type Scale } from './scale.js';
 
 const SECTIONS = ['indexing', 'freshness', 'llm', 'baseline', 'rewrite'] as const;
 const { values } = parseArgs({
@@ -34,8 +37,36 @@ const { values } = parseArgs({
     repo: { type: 'string', multiple: true },
     baseline: { type: 'string' },
     only: { type: 'string', multiple: true },
+    scale: { type: 'string', multiple: true },
+    rebuild: { type: 'boolean', default: false },
+    rounds: { type: 'string', default: '5' },
   },
 });
+if (values.scale !== undefined) {
+  for (const s of values.scale) {
+    if (!(s in SCALES))
+      throw new Error(`--scale takes ${Object.keys(SCALES).join(', ')}; got ${s}`);
+  }
+  const rounds = Number(values.rounds);
+  if (!(Number.isInteger(rounds) && rounds >= 1)) {
+    throw new Error(`--rounds takes a positive integer; got ${values.rounds}`);
+  }
+  const reports: string[] = [];
+  for (const scale of values.scale as Scale[]) {
+    console.error(`search at ${scale} chunks`);
+    reports.push(
+      await benchScale({
+        scale,
+        rebuild: values.rebuild,
+        rounds,
+        ...(values.baseline === undefined ? {} : { baseline: values.baseline }),
+        log: (m) => console.error(m),
+      }),
+    );
+  }
+  console.log(reports.join('\n\n'));
+  process.exit(0);
+}
 const quick = values.quick;
 const only = new Set(values.only ?? SECTIONS);
 for (const s of only) {

@@ -17,7 +17,6 @@
  * (identifiers, natural language, long pasted text, filtered) and the cold
  * start of `codesift search` as a child process, and prints markdown tables.
  */
-import { spawnSync } from 'node:child_process';
 import {
   copyFileSync,
   existsSync,
@@ -33,9 +32,19 @@ import { parseArgs } from 'node:util';
 import { createBuiltinEmbedder } from '@codesift/models';
 import { indexRepository } from '@codesift/pipeline';
 import { openLocalEngine, type SearchEngine, type SearchRequest } from '@codesift/search';
-import { openSqliteIndex } from '@codesift/stores';
-import { cliBin, repoRoot } from '../support/cli.js';
+import { repoRoot } from '../support/cli.js';
 import { syntheticRepo } from '../support/tree.js';
+import { coldStart, percentile, type Query, querySet } from './query-set.js';
+import { chunksIn } from './scale.js';
+
+/** Filtered queries for this corpus (real/ sources plus synth<N>/ modules). */
+const FILTERED: SearchRequest[] = [
+  { query: 'parse arguments', filter: { languages: ['typescript'] } },
+  { query: 'order total', filter: { include: ['synth0/**'] } },
+  { query: 'request handler error', filter: { include: ['**/*.js'] } },
+  { query: 'add order', filter: { exclude: ['**/*.md', 'real/**'] } },
+  { query: 'http server', collapseFiles: true },
+];
 
 const MIN_CHUNKS = 50_000;
 const SOURCE_EXTS = new Set(['.ts', '.js', '.mjs', '.cjs', '.py', '.go', '.rs', '.java', '.md']);
@@ -80,16 +89,6 @@ function copyRealSources(from: string, dest: string): number {
   };
   walk(from);
   return n;
-}
-
-function chunksIn(indexPath: string): number {
-  if (!existsSync(indexPath)) return 0;
-  const index = openSqliteIndex(indexPath, { readonly: true });
-  try {
-    return index.stats().chunks;
-  } finally {
-    index.close();
-  }
 }
 
 async function buildIndex(indexPath: string, vectors: boolean): Promise<void> {
@@ -152,70 +151,6 @@ async function ensureCorpus(): Promise<{ vec: string | null; novec: string }> {
   return { vec, novec };
 }
 
-interface Query {
-  category: 'identifier' | 'natural' | 'long' | 'filtered';
-  request: SearchRequest;
-}
-
-const NATURAL = [
-  'how are edges inserted into the graph',
-  'parse command line arguments',
-  'read a file and split it into lines',
-  'where is the http request body parsed',
-  'retry a failed request with backoff',
-  'escape html special characters',
-  'convert a string to camel case',
-  'validate a json schema',
-  'compute the sha256 hash of a buffer',
-  'handle errors when the connection is closed',
-  'order total amount must be positive',
-  'how is the cache invalidated',
-  'serialize a protobuf message to binary',
-  'start an http server on a port',
-  'decode utf8 bytes',
-  'sort items by priority',
-];
-
-async function querySet(engine: SearchEngine): Promise<Query[]> {
-  const vocab = await engine.vocabulary({ limit: 4000 });
-  // Identifiers of several frequencies: some unique, some shared by many files.
-  const names = vocab.filter((v) => v.name.length >= 6).map((v) => v.name);
-  const step = Math.max(1, Math.floor(names.length / 24));
-  const identifiers = names.filter((_, i) => i % step === 0).slice(0, 24);
-  const queries: Query[] = [
-    ...identifiers.map((q) => ({ category: 'identifier' as const, request: { query: q } })),
-    ...NATURAL.map((q) => ({ category: 'natural' as const, request: { query: q } })),
-  ];
-  // Long pasted text: a stack trace and bug reports built from real chunks of the corpus.
-  const hits = await engine.search({ query: 'error message stack request handler', limit: 40 });
-  const texts = hits.results.map((r) => r.snippet);
-  const trace = [
-    'TypeError: Cannot read properties of undefined (reading "length")',
-    ...identifiers.slice(0, 12).map((n, i) => `    at ${n} (src/module${i}.ts:${10 + i}:${5 + i})`),
-  ].join('\n');
-  queries.push({ category: 'long', request: { query: trace } });
-  for (const kb of [2, 5, 10, 20]) {
-    let text = 'Bug report: after upgrading, search returns nothing and logs the following.\n';
-    for (let i = 0; text.length < kb * 1024; i++) text += `${texts[i % texts.length]}\n${trace}\n`;
-    queries.push({ category: 'long', request: { query: text.slice(0, kb * 1024) } });
-  }
-  const filtered: SearchRequest[] = [
-    { query: 'parse arguments', filter: { languages: ['typescript'] } },
-    { query: 'order total', filter: { include: ['synth0/**'] } },
-    { query: 'request handler error', filter: { include: ['**/*.js'] } },
-    { query: 'add order', filter: { exclude: ['**/*.md', 'real/**'] } },
-    { query: 'http server', collapseFiles: true },
-  ];
-  queries.push(...filtered.map((request) => ({ category: 'filtered' as const, request })));
-  return queries;
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[i]!;
-}
-
 interface Measured {
   config: string;
   category: string;
@@ -276,27 +211,13 @@ async function measure(
   return out;
 }
 
-function coldStart(args: string[], runs = 5): number[] {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    const r = spawnSync(process.execPath, [cliBin, 'search', ...args], {
-      encoding: 'utf8',
-      env: { ...process.env, NO_COLOR: '1' },
-    });
-    times.push(performance.now() - t0);
-    if (r.status !== 0) throw new Error(`codesift search failed: ${r.stderr}`);
-  }
-  return times.sort((a, b) => a - b);
-}
-
 const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '—');
 
 async function main(): Promise<void> {
   const { vec, novec } = await ensureCorpus();
   const results: Measured[] = [];
   const novecEngine = await openLocalEngine({ indexPath: novec, embedder: null });
-  const queries = await querySet(novecEngine);
+  const queries = await querySet(novecEngine, FILTERED);
   const status = await novecEngine.status();
   results.push(...(await measure('keyword-only index', novecEngine, queries, {})));
   await novecEngine.close();

@@ -30,6 +30,8 @@ import usearch from 'usearch';
 import type { VectorGeneration } from './schema.js';
 
 type UsearchIndex = InstanceType<typeof usearch.Index>;
+/** The graph a search runs on. */
+export type HnswIndex = UsearchIndex;
 
 export interface HnswOptions {
   /** Below this many vectors no graph is built: exact search is fast enough. Default 5,000. */

@@ -5,20 +5,51 @@
  * once the transaction commits.
  */
 import { CodesiftError } from '@codesift/core';
-import type { SearchFilter, VectorHit, VectorQuery, VectorRecord } from '../ports.js';
-import { HnswCache, type HnswOptions, type VectorChanges } from './hnsw-cache.js';
+import usearch from 'usearch';
+import type { VectorHit, VectorQuery, VectorRecord } from '../ports.js';
+import { HnswCache, type HnswIndex, type HnswOptions, type VectorChanges } from './hnsw-cache.js';
+import { type FilteredRows, RowCatalog } from './row-catalog.js';
 import { readVectorGeneration, type VectorGeneration } from './schema.js';
 import { countRows, filterSql, type SqliteContext, sqlList } from './sql.js';
+import { readVectors } from './vec0-reader.js';
 
 /** sqlite-vec refuses k above this. */
 const MAX_KNN = 4096;
 /** Filtered vector search below this many candidate rows reads them directly instead of running KNN. */
 const DIRECT_SCAN_MAX = 1000;
 /**
- * Most graph hits one filtered search over-fetches before post-filtering;
- * a filter that would need more is selective enough that exact search wins.
+ * A filtered graph search fetches this many times the neighbours it expects
+ * to need (limit x index / rows kept), so that the filter's rows among them
+ * reach the limit without a second search in all but unlucky cases.
  */
-const ANN_MAX_FETCH = 2048;
+const ANN_OVERFETCH = 4;
+/**
+ * And at least this many: the graph's own recall@10 at the default ef (128)
+ * is about 0.97 on clustered data, below the 0.98 a filtered search must keep
+ * against exact filtered search (hnsw-cache.test.ts); a search for k > ef
+ * explores k candidates, which lifts it.
+ */
+const ANN_MIN_FETCH = 512;
+/**
+ * What one vector read for exact search (vec0-reader.ts, in point reads)
+ * costs in graph candidates visited; measured on the scale benchmark (see
+ * docs/BENCHMARKS.md). Decides between exact search over a filter's rows
+ * and a widened graph search.
+ */
+const EXACT_ROW_COST = 20;
+
+/** Exact search takes a few beyond the limit so rows tied at the cut are ordered by seq. */
+const EXACT_TIE_MARGIN = 8;
+
+interface Scored {
+  seq: number;
+  d: number;
+}
+
+/** The best `limit` by distance, ties by seq (the exact path's order). */
+function best(scored: Scored[], limit: number): Scored[] {
+  return scored.sort((a, b) => a.d - b.d || a.seq - b.seq).slice(0, limit);
+}
 
 /** How vector search is answered right now, for status and explain. */
 export interface VectorIndexState {
@@ -54,6 +85,8 @@ function checkVector(v: Float32Array, dims: number, what: string): void {
 export class VectorStore {
   private dims: number | null;
   private hnsw: HnswCache | null = null;
+  /** Rows by path and language for filtered graph searches (built on the first). */
+  private catalog: RowCatalog | null = null;
   /** Changes of the transaction in progress (see takeChanges). */
   private changes: VectorChanges = { removed: [], added: [] };
   private touched = false;
@@ -244,64 +277,112 @@ export class VectorStore {
       (q.filter?.languages?.length ?? 0) > 0 ||
       (q.filter?.pathPrefixes?.length ?? 0) > 0 ||
       (q.filter?.excludePathPrefixes?.length ?? 0) > 0;
-    const graph = this.graph();
-    if (graph !== null && !hasFilter) {
-      const hits = this.annSearch(graph, q.vector, limit, limit, undefined);
+    const gen = readVectorGeneration(this.ctx);
+    // Cheap once loaded: a comparison per search.
+    const graph = this.hnsw === null ? null : this.hnsw.forSearch(gen, false);
+    if (graph !== null && hasFilter) return this.filteredAnn(graph, gen, q, limit);
+    if (graph !== null) {
+      const hits = this.annSearch(graph, q.vector, limit, limit, null);
       // The graph holds exactly the database's rows, so a short answer means a tiny index.
       if (hits.length >= limit || hits.length >= graph.size()) return hits;
     }
-    return this.filteredOrExact(q, limit, graph);
-  }
-
-  private graph(): ReturnType<HnswCache['forSearch']> {
-    if (this.hnsw === null) return null;
-    // Cheap once loaded: two meta reads and a comparison per search.
-    return this.hnsw.forSearch(readVectorGeneration(this.ctx), false);
-  }
-
-  /** Top `fetch` graph neighbours, mapped to rows (and filtered), best `limit` of them. */
-  private annSearch(
-    graph: NonNullable<ReturnType<HnswCache['forSearch']>>,
-    vector: Float32Array,
-    fetch: number,
-    limit: number,
-    filter: SearchFilter | undefined,
-  ): VectorHit[] {
-    const found = graph.search(vector, fetch, 1);
-    const n = found.keys.length;
-    if (n === 0) return [];
-    const distance = new Map<number, number>();
-    for (let i = 0; i < n; i++) distance.set(Number(found.keys[i]), found.distances[i]!);
-    const params: unknown[] = [...distance.keys()];
-    const where = filterSql('r', filter, params);
-    const rows = this.ctx
-      .stmt(
-        `SELECT r.seq, r.id, r.path FROM vector_rows r WHERE r.seq IN (${sqlList(n)})${
-          where === '' ? '' : ` AND ${where}`
-        }`,
-      )
-      .all(...params) as { seq: number; id: string; path: string }[];
-    return rows
-      .map((r) => ({ seq: r.seq, id: r.id, path: r.path, d: distance.get(r.seq)! }))
-      .sort((a, b) => a.d - b.d || a.seq - b.seq)
-      .slice(0, limit)
-      .map((r) => ({ id: r.id, path: r.path, score: 1 - r.d }));
+    return this.exact(q, limit);
   }
 
   /**
-   * Exact cosine KNN, with the graph as a shortcut for unselective filters.
-   * A language filter runs inside vec0 (metadata column). A path filter
-   * cannot, so: few candidates (<= DIRECT_SCAN_MAX) are read directly and
-   * ranked; otherwise KNN over-fetches in proportion to how selective the
-   * filter is and drops rows the filter rejects; if that leaves fewer than
-   * `limit`, a scan over the filtered rows gives the exact answer (slower,
-   * only when the filter's rows are far from the query).
+   * A filtered search over the graph. The row catalog says which rows the
+   * filter keeps (s of the graph's n). The graph's top k = limit x n/s x
+   * ANN_OVERFETCH (at least ANN_MIN_FETCH) hold about limit x ANN_OVERFETCH
+   * of them; k widens 4x while too few pass. Exact distances to the s rows
+   * instead, whenever reading their vectors costs less than the graph search
+   * would (readCost x EXACT_ROW_COST <= k): a selective filter never scans
+   * every vector and never starves the graph.
    */
-  private filteredOrExact(
+  private filteredAnn(
+    graph: HnswIndex,
+    gen: VectorGeneration,
     q: VectorQuery,
     limit: number,
-    graph: ReturnType<HnswCache['forSearch']>,
   ): VectorHit[] {
+    this.catalog = RowCatalog.at(this.ctx, 'chunk_vectors', gen, this.catalog);
+    const rows = this.catalog.matching(q.filter ?? {});
+    const s = rows.seqs.length;
+    if (s === 0) return [];
+    const n = graph.size();
+    let k = Math.min(n, Math.max(ANN_MIN_FETCH, Math.ceil(((limit * n) / s) * ANN_OVERFETCH)));
+    for (;;) {
+      if (rows.readCost * EXACT_ROW_COST <= k) return this.exactOver(rows, q.vector, limit);
+      const hits = this.annSearch(graph, q.vector, k, limit, rows);
+      if (hits.length >= limit || k >= n) return hits;
+      // The filter's rows lie far from the query: widen.
+      k = Math.min(n, k * 4);
+    }
+  }
+
+  /** Top `fetch` graph neighbours, those `rows` keeps (all when null), best `limit`, mapped to rows. */
+  private annSearch(
+    graph: HnswIndex,
+    vector: Float32Array,
+    fetch: number,
+    limit: number,
+    rows: FilteredRows | null,
+  ): VectorHit[] {
+    const found = graph.search(vector, fetch, 1);
+    const kept: Scored[] = [];
+    for (let i = 0; i < found.keys.length; i++) {
+      const seq = Number(found.keys[i]);
+      if (rows === null || rows.has(seq)) kept.push({ seq, d: found.distances[i]! });
+    }
+    return this.hitsFor(best(kept, limit));
+  }
+
+  /** Exact cosine distances to `rows` (their vectors read from sqlite-vec), best `limit`. */
+  private exactOver(rows: FilteredRows, vector: Float32Array, limit: number): VectorHit[] {
+    const dims = this.requireDims();
+    const data = readVectors(this.ctx, 'chunk_vectors', dims, rows.seqs, (i) => ({
+      chunk: rows.chunks[i]!,
+      offset: rows.offsets[i]!,
+    }));
+    // The graph's own distance function, so both paths rank alike.
+    const found = usearch.exactSearch(
+      data,
+      vector,
+      dims,
+      Math.min(rows.seqs.length, limit + EXACT_TIE_MARGIN),
+      usearch.MetricKind.Cos,
+      1,
+    ) as { keys: BigUint64Array; distances: Float32Array };
+    const scored: Scored[] = [];
+    for (let i = 0; i < found.keys.length; i++) {
+      scored.push({ seq: rows.seqs[Number(found.keys[i])]!, d: found.distances[i]! });
+    }
+    return this.hitsFor(best(scored, limit));
+  }
+
+  /** The rows of scored seqs, in the order given. */
+  private hitsFor(scored: Scored[]): VectorHit[] {
+    if (scored.length === 0) return [];
+    const rows = this.ctx
+      .stmt(`SELECT seq, id, path FROM vector_rows WHERE seq IN (${sqlList(scored.length)})`)
+      .all(...scored.map((x) => x.seq)) as { seq: number; id: string; path: string }[];
+    const bySeq = new Map(rows.map((r) => [r.seq, r]));
+    const out: VectorHit[] = [];
+    for (const x of scored) {
+      const r = bySeq.get(x.seq);
+      if (r !== undefined) out.push({ id: r.id, path: r.path, score: 1 - x.d });
+    }
+    return out;
+  }
+
+  /**
+   * Exact cosine KNN in sqlite-vec (no graph: a small, stale or in-memory
+   * index). A language filter runs inside vec0 (metadata column). A path
+   * filter cannot, so: few candidates (<= DIRECT_SCAN_MAX) are read directly
+   * and ranked; otherwise KNN over-fetches in proportion to how selective
+   * the filter is and drops rows the filter rejects; if that leaves fewer
+   * than `limit`, a scan over the filtered rows gives the exact answer.
+   */
+  private exact(q: VectorQuery, limit: number): VectorHit[] {
     const blob = vectorBlob(q.vector);
     const langs = q.filter?.languages ?? [];
     const langSql = langs.length > 0 ? ` AND language IN (${sqlList(langs.length)})` : '';
@@ -317,7 +398,7 @@ export class VectorStore {
       return this.ctx.stmt(sql).all(blob, k, ...langs, ...pathParams, limit) as VectorHit[];
     };
 
-    if (!hasPathFilter && (graph === null || langs.length === 0)) return knn(limit, '', []);
+    if (!hasPathFilter) return knn(limit, '', []);
 
     const filterParams: unknown[] = [];
     const where = filterSql('r', q.filter, filterParams);
@@ -333,16 +414,6 @@ export class VectorStore {
       return direct(`SELECT r.id, r.path, 1 - vec_distance_cosine(v.embedding, ?) AS score
         FROM vector_rows r JOIN chunk_vectors v ON v.rowid = r.seq
         WHERE ${where} ORDER BY score DESC, r.seq LIMIT ?`);
-    }
-    if (graph !== null) {
-      // Over-fetch in proportion to how much of the index the filter rejects, then post-filter.
-      const total = graph.size();
-      const fetch = Math.ceil(((limit * total) / allowed) * 2);
-      if (fetch <= ANN_MAX_FETCH) {
-        const hits = this.annSearch(graph, q.vector, Math.max(fetch, limit), limit, q.filter);
-        if (hits.length >= limit) return hits;
-      }
-      if (!hasPathFilter) return knn(limit, '', []);
     }
     const langParams: unknown[] = [];
     const langWhere = filterSql('r', { languages: langs }, langParams);

@@ -1,0 +1,87 @@
+/**
+ * One serving measurement of the scale benchmark in a fresh process, so its
+ * peak RSS is the serving RSS alone. Opens the index with the search
+ * library of a built codesift tree (this one, or e.g. the previous HEAD for
+ * ratios), runs the query file `rounds` times after a warm-up and prints one
+ * JSON line: open time, first-query time, per-category latencies, peak RSS.
+ *
+ *   node scale-serve.js '{"tree":"/work/prev","indexPath":"...","queries":"q.json","rounds":5}'
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type * as SearchLib from '@codesift/search';
+import { percentile, type Query } from './query-set.js';
+
+export interface ServeArgs {
+  tree: string;
+  indexPath: string;
+  /** A JSON file holding Query[]. */
+  queries: string;
+  rounds: number;
+  /** Only these categories (all when absent). */
+  categories?: string[];
+}
+
+export interface CategoryTimes {
+  category: string;
+  n: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+export interface ServeResult {
+  openMs: number;
+  firstQueryMs: number;
+  categories: CategoryTimes[];
+  maxRssMB: number;
+}
+
+const args = JSON.parse(process.argv[2] ?? '{}') as ServeArgs;
+const lib = (await import(
+  pathToFileURL(path.join(args.tree, 'libs', 'search', 'dist', 'index.js')).href
+)) as typeof SearchLib;
+const all = JSON.parse(readFileSync(args.queries, 'utf8')) as Query[];
+const queries = args.categories ? all.filter((q) => args.categories!.includes(q.category)) : all;
+
+let t0 = performance.now();
+const engine = await lib.openLocalEngine({ indexPath: args.indexPath });
+const openMs = performance.now() - t0;
+t0 = performance.now();
+await engine.search(queries[0]!.request);
+const firstQueryMs = performance.now() - t0;
+for (const q of queries) await engine.search(q.request); // warm-up
+const samples = new Map<string, number[]>();
+const add = (cat: string, ms: number) => {
+  const s = samples.get(cat) ?? [];
+  s.push(ms);
+  samples.set(cat, s);
+};
+for (let r = 0; r < args.rounds; r++) {
+  for (const q of queries) {
+    const t = performance.now();
+    await engine.search(q.request);
+    const ms = performance.now() - t;
+    add(q.category, ms);
+    add('all', ms);
+  }
+}
+await engine.close();
+const categories: CategoryTimes[] = [...samples].map(([category, s]) => {
+  const sorted = [...s].sort((a, b) => a - b);
+  return {
+    category,
+    n: sorted.length,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    max: sorted[sorted.length - 1]!,
+  };
+});
+const result: ServeResult = {
+  openMs,
+  firstQueryMs,
+  categories,
+  maxRssMB: process.resourceUsage().maxRSS / 1024,
+};
+process.stdout.write(`${JSON.stringify(result)}\n`);
