@@ -91,13 +91,6 @@ export const ENV_READS = [
   /\(\s*env\s*,\s*['"]([A-Z][A-Z0-9_]*)['"]/g, // helper(env, 'X', ...)
 ];
 
-/**
- * Variables the deployment files already set for a change that lands
- * separately (issue 17 item 1: the query service's CODESIFT_SCAN_ROOTS,
- * the roots StartIndex may take). Remove each once its code reads it.
- */
-const WIRED_AHEAD_OF_CODE = ['CODESIFT_SCAN_ROOTS'];
-
 /** Environment variables read anywhere in the libs' and services' (non-test) sources. */
 export function envVarsReadByCode(): Set<string> {
   const vars = new Set<string>();
@@ -215,7 +208,7 @@ export async function codeFacts(dir: string): Promise<CodeFacts> {
   }
   return {
     stages: await probeStages(dir),
-    envVars: new Set([...envVarsReadByCode(), ...WIRED_AHEAD_OF_CODE]),
+    envVars: envVarsReadByCode(),
     natsPort: Number(new URL(DEFAULT_NATS_URL).port),
     queryPort: query.DEFAULT_GRPC_PORT,
     mcpPort: mcp.DEFAULT_HTTP_PORT,
