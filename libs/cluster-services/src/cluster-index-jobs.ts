@@ -41,7 +41,8 @@ export interface ClusterIndexJobsOptions {
 
 /**
  * Start takes a directory on the scanner's disk (absolute, or relative to
- * its CODESIFT_SCAN_ROOT; empty: the scan root itself); the cluster's
+ * its first scan root; empty: that scan root itself), which the scanner
+ * refuses unless it lies under a scan root; the cluster's
  * embedder decides about vectors, so `vectors: false` is refused.
  */
 export interface ClusterIndexJobs extends IndexJobs {

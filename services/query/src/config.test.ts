@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { DEFAULT_GRPC_PORT, readQueryConfig } from './config.js';
+import { DEFAULT_GRPC_PORT, readQueryConfig, serverToken } from './config.js';
 
 test('the environment configures the query service, with clear errors', () => {
   assert.throws(() => readQueryConfig({}), /needs CODESIFT_INDEX/);
@@ -73,4 +73,30 @@ test('CODESIFT_SEARCH_THREADS: sqlite only, 0..64', () => {
     QDRANT_URL: 'http://q:6333',
   };
   assert.equal(readQueryConfig({ ...elastic, CODESIFT_SEARCH_THREADS: '4' }).searchThreads, 0);
+});
+
+test('a token is required unless CODESIFT_INSECURE_NO_AUTH=1 on loopback; scan roots default to the working directory', () => {
+  const base = { CODESIFT_INDEX: '/x.db' };
+  assert.equal(serverToken(readQueryConfig({ ...base, CODESIFT_TOKEN: 'tok' })), 'tok');
+  assert.throws(
+    () => serverToken(readQueryConfig(base)),
+    (e: Error & { hint?: string }) =>
+      /the query service needs a bearer token/.test(e.message) &&
+      /CODESIFT_INSECURE_NO_AUTH=1/.test(e.hint ?? ''),
+  );
+  assert.throws(
+    () => serverToken(readQueryConfig({ ...base, CODESIFT_INSECURE_NO_AUTH: '1' })),
+    /refusing to serve without authentication on 0\.0\.0\.0/,
+  );
+  const open = readQueryConfig({
+    ...base,
+    CODESIFT_INSECURE_NO_AUTH: '1',
+    CODESIFT_GRPC_HOST: '127.0.0.1',
+  });
+  assert.equal(serverToken(open), undefined);
+  assert.deepEqual(open.scanRoots, [process.cwd()]);
+  assert.deepEqual(
+    readQueryConfig({ ...base, CODESIFT_SCAN_ROOTS: `/a${path.delimiter}/b` }).scanRoots,
+    ['/a', '/b'],
+  );
 });

@@ -26,8 +26,10 @@ environment:
                            fixed:<ms> is a benchmark stand-in, not for real indexes: <ms> per
                            chunk, one batch at a time per process, hash vectors
   CODESIFT_SYMBOLS_INDEX   separate SQLite file for the symbols stage (optional)
-  CODESIFT_SCAN_ROOT       scanner: directory index jobs name their roots in (relative paths
-                           resolve against it, none may leave it); unset: absolute roots only
+  CODESIFT_SCAN_ROOTS      scanner: directories index jobs may name roots under (':'-separated,
+                           ';' on Windows; relative roots resolve against the first; real paths
+                           compared, so neither .. nor a symlink leads out); unset: the older
+                           single CODESIFT_SCAN_ROOT, else the working directory
   CODESIFT_LOG_LEVEL       debug | info | warn | error
   OTEL_EXPORTER_OTLP_ENDPOINT  OTLP collector (e.g. http://jaeger:4318): export traces and
                            metrics as service codesift-<stage>; unset = off (OTEL_SERVICE_NAME,
