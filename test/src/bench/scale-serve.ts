@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as SearchLib from '@codesift/search';
+import type * as StoresLib from '@codesift/stores';
 import { percentile, type Query } from './query-set.js';
 
 export interface ServeArgs {
@@ -21,6 +22,8 @@ export interface ServeArgs {
   rounds: number;
   /** Only these categories (all when absent). */
   categories?: string[];
+  /** Store filters to time on the vector side alone (random query vectors), by name. */
+  vectorFilters?: Record<string, StoresLib.SearchFilter>;
 }
 
 export interface CategoryTimes {
@@ -35,6 +38,8 @@ export interface ServeResult {
   openMs: number;
   firstQueryMs: number;
   categories: CategoryTimes[];
+  /** Vector side alone, per store filter: the first search (builds caches) and p50/max of the rest. */
+  vectorFilters: { name: string; firstMs: number; p50: number; max: number }[];
   maxRssMB: number;
 }
 
@@ -68,6 +73,35 @@ for (let r = 0; r < args.rounds; r++) {
   }
 }
 await engine.close();
+
+// The vector side alone: the filtered store search the engine's vector side makes.
+const stores = (await import(
+  pathToFileURL(path.join(args.tree, 'libs', 'stores', 'dist', 'index.js')).href
+)) as typeof StoresLib;
+const index = stores.openSqliteIndex(args.indexPath, { readonly: true });
+let seed = 7;
+const rnd = () => {
+  seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+  return seed / 2 ** 32 - 0.5;
+};
+const dims = 512;
+const vectors = Array.from({ length: 15 }, () => Float32Array.from({ length: dims }, rnd));
+const vectorFilters: ServeResult['vectorFilters'] = [];
+for (const [name, filter] of Object.entries(args.vectorFilters ?? {})) {
+  let t = performance.now();
+  await index.vectors.search({ vector: vectors[0]!, limit: 50, filter });
+  const firstMs = performance.now() - t;
+  const times: number[] = [];
+  for (const vector of vectors) {
+    t = performance.now();
+    await index.vectors.search({ vector, limit: 50, filter });
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  vectorFilters.push({ name, firstMs, p50: percentile(times, 50), max: times[times.length - 1]! });
+}
+index.close();
+
 const categories: CategoryTimes[] = [...samples].map(([category, s]) => {
   const sorted = [...s].sort((a, b) => a - b);
   return {
@@ -82,6 +116,7 @@ const result: ServeResult = {
   openMs,
   firstQueryMs,
   categories,
+  vectorFilters,
   maxRssMB: process.resourceUsage().maxRSS / 1024,
 };
 process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -15,7 +15,7 @@ import { homedir, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openLocalEngine, type SearchRequest } from '@codesift/search';
-import { openSqliteIndex } from '@codesift/stores';
+import { openSqliteIndex, type SearchFilter } from '@codesift/stores';
 import { syntheticRepo } from '../support/tree.js';
 import { runIndexJob, runJsonWorker, type WorkerResult } from './index-jobs.js';
 import { coldStart, percentile, querySet } from './query-set.js';
@@ -32,12 +32,23 @@ const OWN_TREE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 const FILTERED: SearchRequest[] = [
   { query: 'parse arguments', filter: { languages: ['go'] } },
   { query: 'order total', filter: { include: ['mod3/**'] } },
-  { query: 'add order amount', filter: { include: ['mod1/src/pkg3/**'] } },
+  { query: 'add order amount', filter: { include: ['mod1/src/pkg5/**'] } },
+  { query: 'parse arguments', filter: { languages: ['swift'] } },
   { query: 'request handler error', filter: { include: ['**/*.py'] } },
   { query: 'add order', filter: { exclude: ['**/*.md', 'mod0/**'] } },
   { query: 'emit event', filter: { languages: ['typescript'], include: ['mod2/**'] } },
   { query: 'http server', collapseFiles: true },
 ];
+
+/** The store filters the engine sends for FILTERED (globs reduced to prefixes), timed alone. */
+const VECTOR_FILTERS: Record<string, SearchFilter> = {
+  'go (1 language of 15)': { languages: ['go'] },
+  'swift (2 % of rows, scattered)': { languages: ['swift'] },
+  'mod3/ (one directory of 18)': { pathPrefixes: ['mod3/'] },
+  'mod1/src/pkg5/ (81 rows)': { pathPrefixes: ['mod1/src/pkg5/'] },
+  'typescript in mod2/': { languages: ['typescript'], pathPrefixes: ['mod2/'] },
+  'not mod0/': { excludePathPrefixes: ['mod0/'] },
+};
 
 export function benchCacheDir(): string {
   return path.resolve(
@@ -127,7 +138,7 @@ export interface ScaleOptions {
 
 /** Runs the scale benchmark and returns its markdown report. */
 export async function benchScale(o: ScaleOptions): Promise<string> {
-  const lines: string[] = [`### ${o.scale} chunks`, '', `Load average at start: ${load()}`];
+  const lines: string[] = [`### ${o.scale} chunks`, ''];
   const built = await ensureCorpus(o.scale, o.rebuild, o.log);
   const queriesFile = path.join(path.dirname(built.indexPath), 'queries.json');
   const kw = await openLocalEngine({ indexPath: built.indexPath, embedder: null });
@@ -144,12 +155,14 @@ export async function benchScale(o: ScaleOptions): Promise<string> {
     '',
   );
 
+  lines.push(`Load average when serving starts: ${load()}`, '');
   o.log('  serving: this tree');
   const own = await serve({
     tree: OWN_TREE,
     indexPath: built.indexPath,
     queries: queriesFile,
     rounds: o.rounds,
+    vectorFilters: VECTOR_FILTERS,
   });
   let base: ServeResult | null = null;
   let ownAgain: ServeResult | null = null;
@@ -162,6 +175,7 @@ export async function benchScale(o: ScaleOptions): Promise<string> {
       indexPath: built.indexPath,
       queries: queriesFile,
       rounds: o.rounds,
+      vectorFilters: VECTOR_FILTERS,
     });
     o.log('  serving: this tree again');
     ownAgain = await serve({
@@ -169,6 +183,7 @@ export async function benchScale(o: ScaleOptions): Promise<string> {
       indexPath: built.indexPath,
       queries: queriesFile,
       rounds: o.rounds,
+      vectorFilters: VECTOR_FILTERS,
     });
   }
   lines.push(
@@ -193,6 +208,22 @@ export async function benchScale(o: ScaleOptions): Promise<string> {
       '',
       `Ratios: this tree (mean of the runs before and after the baseline's; second run all p50 ${fmt(ownAgain.categories.find((c) => c.category === 'all')!.p50)} ms) / baseline; baseline open ${fmt(base.openMs)} ms, peak RSS ${base.maxRssMB.toFixed(0)} MB.`,
     );
+  }
+  lines.push(
+    '',
+    'Vector side alone (store search, limit 50, 15 random query vectors after a first search):',
+    '',
+    `| store filter | first ms | p50 ms | max ms |${base ? ' baseline first | baseline p50 | p50 ratio |' : ''}`,
+    `| --- | ---: | ---: | ---: |${base ? ' ---: | ---: | ---: |' : ''}`,
+  );
+  for (const v of own.vectorFilters) {
+    let row = `| ${v.name} | ${fmt(v.firstMs)} | ${fmt(v.p50)} | ${fmt(v.max)} |`;
+    const b = base?.vectorFilters.find((x) => x.name === v.name);
+    const a = ownAgain?.vectorFilters.find((x) => x.name === v.name);
+    if (b && a) {
+      row += ` ${fmt(b.firstMs)} | ${fmt(b.p50)} | ${((v.p50 + a.p50) / 2 / b.p50).toFixed(2)} |`;
+    }
+    lines.push(row);
   }
   const cold = coldStart(['--index', built.indexPath, 'parse command line arguments']);
   const coldKw = coldStart([
