@@ -20,6 +20,7 @@ import {
   isAlive,
   listeningAddress,
   type QueryProcess,
+  stageEnv,
   startQuery,
   startWorker,
   type Worker,
@@ -102,14 +103,7 @@ describe('cluster query service over gRPC (end to end)', () => {
       CODESIFT_SCAN_ROOT: checkouts,
     };
     for (const stage of STAGES) {
-      // The symbol service keeps its own store; the scanner has no index at all.
-      const stageEnv =
-        stage === 'symbols'
-          ? { ...env, CODESIFT_SYMBOLS_INDEX: path.join(work, 'symbols', 'symbols.db') }
-          : stage === 'scanner'
-            ? { ...env, CODESIFT_INDEX: '' }
-            : env;
-      workers.push(startWorker(stage, stageEnv));
+      workers.push(startWorker(stage, stageEnv(stage, env, work)));
     }
     query = startQuery({
       NATS_URL: server.url,

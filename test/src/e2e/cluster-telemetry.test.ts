@@ -25,6 +25,7 @@ import {
   freePort,
   listeningAddress,
   type QueryProcess,
+  stageEnv,
   startQuery,
   startWorker,
   type Worker,
@@ -108,15 +109,9 @@ describe('cluster traces and metrics (end to end)', () => {
       OTEL_METRIC_EXPORT_INTERVAL: '500',
     };
     for (const stage of STAGES) {
-      const stageEnv =
-        stage === 'symbols'
-          ? { ...env, CODESIFT_SYMBOLS_INDEX: path.join(work, 'symbols', 'symbols.db') }
-          : stage === 'scanner'
-            ? { ...env, CODESIFT_INDEX: '' }
-            : stage === 'writer'
-              ? { ...env, CODESIFT_METRICS_PORT: String(writerMetrics) }
-              : env;
-      workers.push(startWorker(stage, stageEnv));
+      const own =
+        stage === 'writer' ? { ...env, CODESIFT_METRICS_PORT: String(writerMetrics) } : env;
+      workers.push(startWorker(stage, stageEnv(stage, own, work)));
     }
     await workersStarted(workers);
     query = startQuery({

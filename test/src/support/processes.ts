@@ -69,6 +69,21 @@ export interface Worker {
   exit: Promise<number | null>;
 }
 
+/**
+ * A stage's environment from the cluster's: the symbol service keeps its
+ * own store under `dataDir`, the scanner has no index at all.
+ */
+export function stageEnv(
+  stage: string,
+  env: NodeJS.ProcessEnv,
+  dataDir: string,
+): NodeJS.ProcessEnv {
+  if (stage === 'symbols') {
+    return { ...env, CODESIFT_SYMBOLS_INDEX: path.join(dataDir, 'symbols', 'symbols.db') };
+  }
+  return stage === 'scanner' ? { ...env, CODESIFT_INDEX: '' } : env;
+}
+
 /** Starts one pipeline stage as its own process, the way `npm run cluster` does. */
 export function startWorker(stage: string, env: NodeJS.ProcessEnv): Worker {
   const proc = spawn(process.execPath, [WORKER_BIN, stage], {
