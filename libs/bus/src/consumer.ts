@@ -403,6 +403,10 @@ class ConsumerLoop<Q extends WorkQueue> implements Consumption {
         deliveries,
         payload: m.data,
         headers: m.headers,
+        // One letter per message: a redelivery after the letter was stored
+        // but before the ack reached the server (the process killed, the
+        // server restarted) is dropped as a duplicate.
+        msgId: `${m.info.stream}:${m.info.streamSequence}:dead`,
       });
     } catch (err) {
       // Never drop a message we could not record: leave it for another try.

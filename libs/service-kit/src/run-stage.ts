@@ -136,7 +136,7 @@ export async function runStage(
     instance = await stage.init(runtime);
     for (const binding of instance.bindings) {
       consumptions.push(
-        await consume(js, binding.queue, runHandler(js, nc, stage.name, binding) as never, {
+        await consume(js, binding.queue, runHandler(js, nc, stage.name, binding, log) as never, {
           maxInFlight: binding.maxInFlight ?? opts.maxInFlight ?? 8,
           pullExpiresMs: config.pullExpiresMs,
           onError: (err, where) => log.warn(`${where} error`, { queue: binding.queue, error: err }),
@@ -178,7 +178,13 @@ export async function runStage(
  * whole by the consumer loop), tells the job that every file of it failed,
  * so its progress does not wait for files that will never be done.
  */
-function runHandler(js: JetStreamClient, nc: NatsConnection, stage: string, binding: StageBinding) {
+function runHandler(
+  js: JetStreamClient,
+  nc: NatsConnection,
+  stage: string,
+  binding: StageBinding,
+  log: Logger,
+) {
   const queue = binding.queue;
   const handler = binding.handler as StageHandler<WorkQueue>;
   const wrapped: Handler<WorkQueue> = async (message, ctx) => {
@@ -214,7 +220,7 @@ function runHandler(js: JetStreamClient, nc: NatsConnection, stage: string, bind
     try {
       const result = await handler(message, stageCtx);
       if (result) {
-        await storeResult(
+        const { duplicates } = await storeResult(
           {
             js,
             maxPayload: nc.info?.max_payload,
@@ -226,6 +232,8 @@ function runHandler(js: JetStreamClient, nc: NatsConnection, stage: string, bind
           },
           result,
         );
+        // A redelivered batch whose outputs were stored before its ack was lost.
+        if (duplicates > 0) log.info('duplicates dropped', { queue, duplicates });
       }
     } catch (err) {
       if (ctx.deliveries >= ctx.maxAttempts) {

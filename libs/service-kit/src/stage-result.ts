@@ -62,21 +62,26 @@ export interface ResultTarget<Q extends WorkQueue> {
   fileFailed(file: WorkFile<Q>, reason: string): Promise<void>;
 }
 
+/**
+ * Stores `result`; resolves with how many of its messages JetStream already
+ * held (a redelivered batch publishing again: dropped by message id).
+ */
 export async function storeResult<Q extends WorkQueue>(
   target: ResultTarget<Q>,
   result: StageResult<Q>,
-): Promise<void> {
+): Promise<{ duplicates: number }> {
   for (const { file, reason } of result.failed ?? []) await target.fileFailed(file, reason);
   const inputs = new Map(
     (target.batch as unknown as { files: WorkFile<Q>[] }).files.map((f) => [f.path, f]),
   );
   const jobId = (target.batch as unknown as { jobId: string }).jobId;
-  await Promise.all(
+  const published = await Promise.all(
     (result.out ?? []).map((o) => publishFitted(target, inputs, o.queue, jobId, o.files)),
   );
+  let duplicates = published.reduce((a, n) => a + n, 0);
   const done = result.done ?? [];
-  if (done.length === 0) return;
-  await publishJobEvent(
+  if (done.length === 0) return { duplicates };
+  const ack = await publishJobEvent(
     target.js,
     {
       jobId,
@@ -96,6 +101,8 @@ export async function storeResult<Q extends WorkQueue>(
     },
     { traceparent: target.trace, msgId: `${workMessageId(target.queue, target.batch)}:done` },
   );
+  if (ack.duplicate) duplicates++;
+  return { duplicates };
 }
 
 /**
@@ -110,7 +117,7 @@ async function publishFitted<In extends WorkQueue, Out extends WorkQueue>(
   queue: Out,
   jobId: string,
   files: WorkFile<Out>[],
-): Promise<void> {
+): Promise<number> {
   const limit = messageByteLimit(target.maxPayload);
   const { batches, tooLarge } = fitBatches(queue, jobId, files, limit);
   for (const { file, bytes } of tooLarge) {
@@ -120,9 +127,10 @@ async function publishFitted<In extends WorkQueue, Out extends WorkQueue>(
     if (!input) throw new Error(`${file.path}: ${reason}`);
     await target.fileFailed(input, reason);
   }
-  await Promise.all(
+  const acks = await Promise.all(
     batches.map((b) => publish(target.js, queue, b, { traceparent: target.trace })),
   );
+  return acks.filter((a) => a.duplicate).length;
 }
 
 /** Counts as protobuf's uint64 map values. */

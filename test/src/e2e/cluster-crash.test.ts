@@ -11,6 +11,7 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import Database from 'better-sqlite3';
 import { startWorker, type Worker } from '../support/processes.js';
+import { serviceTree } from '../support/service-tree.js';
 import { writeTree } from '../support/tree.js';
 
 const STAGES = ['chunker', 'contextualizer', 'embedder', 'writer', 'symbols'] as const;
@@ -34,51 +35,7 @@ function manifest(indexPath: string) {
 }
 
 /** ~60 small source files, several chunks each, so embedding takes seconds. */
-function fixture(): Record<string, string> {
-  const tree: Record<string, string> = {};
-  for (let i = 0; i < FILES; i++) {
-    if (i % 3 === 2) {
-      tree[`py/mod${i}.py`] = [
-        `"""Module ${i}."""`,
-        '',
-        '',
-        `def load_${i}(path):`,
-        `    """Load record ${i} from path."""`,
-        '    with open(path) as f:',
-        '        return f.read()',
-        '',
-        '',
-        `def save_${i}(path, data):`,
-        `    """Save record ${i} to path."""`,
-        '    with open(path, "w") as f:',
-        '        f.write(data)',
-        '',
-      ].join('\n');
-    } else {
-      tree[`src/m${i}.ts`] = [
-        `/** Service number ${i}. */`,
-        `export class Service${i} {`,
-        '  private readonly items: string[] = [];',
-        '',
-        `  /** Adds an item to service ${i}. */`,
-        '  add(item: string): void {',
-        '    this.items.push(item);',
-        '  }',
-        '',
-        '  count(): number {',
-        '    return this.items.length;',
-        '  }',
-        '}',
-        '',
-        `export function helper${i}(n: number): number {`,
-        `  return n * ${i} + 1;`,
-        '}',
-        '',
-      ].join('\n');
-    }
-  }
-  return tree;
-}
+const fixture = () => serviceTree(FILES);
 
 /**
  * Crash recovery: with every stage in its own process, SIGKILL the embedder
