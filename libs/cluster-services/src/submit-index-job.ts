@@ -26,7 +26,14 @@ import {
 } from '@codesift/core';
 import { planIndex } from '@codesift/pipeline';
 import { JobEvent_Kind } from '@codesift/proto';
-import { addRedactionCounts, type ReadOutcome, readFileContent, scan } from '@codesift/scanner';
+import {
+  addRedactionCounts,
+  type ReadOutcome,
+  readFileContent,
+  type SecretPolicy,
+  scan,
+  secretPolicyFor,
+} from '@codesift/scanner';
 import { withSpan } from '@codesift/telemetry';
 import type { JetStreamClient } from '@nats-io/jetstream';
 
@@ -47,6 +54,11 @@ export interface SubmitOptions {
   rebuild?: boolean;
   maxFileBytes?: number;
   extraIgnore?: string[];
+  /**
+   * A file holding a secret: `redact` it in what is sent, or `skip` it.
+   * Default: `"secrets"` in the tree's config file, else redact.
+   */
+  secrets?: SecretPolicy;
   signal?: AbortSignal;
   /** Directories not to scan (e.g. one holding the index itself). */
   excludeDirs?: string[];
@@ -126,6 +138,7 @@ async function submit(
     // Without a repository that would delete the whole index.
     throw new CodesiftError('INVALID_ARGUMENT', 'scanNothing needs a repository to remove');
   }
+  const secrets = opts.secrets ?? (opts.scanNothing ? 'redact' : secretPolicyFor(absRoot));
   const scanned = opts.scanNothing
     ? { files: [], skipped: {} }
     : await scan({
@@ -177,7 +190,7 @@ async function submit(
       if (!reads.has(k)) {
         const { file } = plan.toProcess[k]!;
         // readFileContent never rejects: failures come back as skips.
-        reads.set(k, readFileContent(file, { maxFileBytes: opts.maxFileBytes }));
+        reads.set(k, readFileContent(file, { maxFileBytes: opts.maxFileBytes, secrets }));
       }
     }
     const outcome = reads.get(i)!;
@@ -247,6 +260,9 @@ async function submit(
         ...(opts.repository === undefined ? {} : { repository: opts.repository }),
         sent: filesSent,
         deleted: deletes.length,
+        // Counts only, never a path or a secret: the events stream is widely readable.
+        skipped,
+        secretsRedacted,
       }),
     },
     { msgId: `${jobId}:planned` },

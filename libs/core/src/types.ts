@@ -10,6 +10,7 @@ export type SkipReason =
   | 'too-large'
   | 'vendored'
   | 'generated'
+  | 'minified' // minified or bundled code told by its content, whatever its name
   | 'secret' // .env, private keys: never indexed by default
   | 'symlink-outside-root'
   | 'symlink-loop'

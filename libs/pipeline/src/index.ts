@@ -1,3 +1,5 @@
+// The policy an indexing run takes (IndexOptions.secrets), for its callers.
+export { isSecretPolicy, SECRET_POLICIES, type SecretPolicy } from '@codesift/scanner';
 export { EmbedBatcher, type EmbedFn } from './batcher.js';
 export {
   type IndexWatcher,

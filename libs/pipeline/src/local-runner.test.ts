@@ -258,10 +258,11 @@ describe('indexRepository (real scanner, chunker and SQLite store)', () => {
       'private-key': 1,
     });
     // The key file by content, the bundle by its shape (dist/ by its name, as before).
-    assert.deepEqual(summary.skipped, { secret: 1, generated: 2 });
+    assert.deepEqual(summary.skipped, { secret: 1, generated: 1, minified: 1 });
     // A whole directory skipped by its name is listed once, as the directory.
     assert.deepEqual(summary.skippedPaths, {
-      generated: ['dist', 'web/bundle.js'],
+      generated: ['dist'],
+      minified: ['web/bundle.js'],
       secret: ['keys/deploy_key.txt'],
     });
     assert.equal(summary.filesIndexed, 2);
@@ -284,6 +285,45 @@ describe('indexRepository (real scanner, chunker and SQLite store)', () => {
     } finally {
       index.close();
     }
+  });
+
+  test('policy skip (config file or option): a file holding a secret is left out, counted as secret', async () => {
+    const root = path.join(work, 'secrets-skip');
+    const s = SECRET_SAMPLES;
+    writeTree(root, {
+      'app/settings.py': 'DEBUG = True\n',
+      'app/plain.ts': 'export const token = getToken();\n',
+    });
+    const first = await indexRepository({ root, vectors: false });
+    assert.equal(first.filesIndexed, 2);
+    // A secret lands in an indexed file, and the tree asks for skip.
+    writeFileSync(
+      path.join(root, 'app/settings.py'),
+      `DEBUG = True\nAWS_KEY = "${s['aws-access-key']!.secret}"\n`,
+    );
+    writeFileSync(path.join(root, '.codesift.json'), '{"secrets": "skip"}\n');
+    const skipped = await indexRepository({ root, vectors: false });
+    assert.deepEqual(skipped.skipped, { secret: 1 });
+    assert.deepEqual(skipped.skippedPaths, { secret: ['app/settings.py'] });
+    assert.deepEqual(skipped.secretsRedacted, {});
+    assert.ok(!JSON.stringify(skipped).includes(s['aws-access-key']!.secret));
+    const index = openSqliteIndex(defaultIndexPath(root), { create: false });
+    try {
+      // Its earlier, clean version is gone from the index too.
+      assert.equal(await index.manifest.get('app/settings.py'), undefined);
+      assert.ok(await index.manifest.get('app/plain.ts'));
+    } finally {
+      index.close();
+    }
+    // The option wins over the file.
+    const redacted = await indexRepository({ root, vectors: false, secrets: 'redact' });
+    assert.deepEqual(redacted.secretsRedacted, { 'aws-access-key': 1 });
+    assert.equal(redacted.skipped.secret, undefined);
+    writeFileSync(path.join(root, '.codesift.json'), '{"secrets": "never"}\n');
+    await assert.rejects(
+      indexRepository({ root, vectors: false }),
+      (err: unknown) => err instanceof CodesiftError && /"secrets" must be/.test(err.message),
+    );
   });
 
   test('progress reports phases in order and ends at done', async () => {

@@ -18,8 +18,10 @@ import {
   addRedactionCounts,
   type ReadOutcome,
   readFileContent,
+  type SecretPolicy,
   scan,
   scanFiles,
+  secretPolicyFor,
 } from '@codesift/scanner';
 import { defaultIndexPath, type FileCommit, openSqliteIndex } from '@codesift/stores';
 import { EmbedBatcher } from './batcher.js';
@@ -62,6 +64,11 @@ export interface IndexOptions {
   only?: readonly string[];
   maxFileBytes?: number;
   extraIgnore?: string[];
+  /**
+   * A file holding a secret: `redact` it in what is stored, or `skip` the
+   * file. Default: `"secrets"` in the repository config file, else redact.
+   */
+  secrets?: SecretPolicy;
   /** Files per write transaction. */
   commitEvery?: number;
   onProgress?: (p: IndexProgress) => void;
@@ -97,6 +104,8 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
   }
   const embedder = vectorsOn ? options.embedder : undefined;
   const signal = options.signal;
+  // Read before anything is written: a wrong value in the config file fails the run.
+  const secrets = options.secrets ?? secretPolicyFor(root);
   const tracker = new ProgressTracker(started, options.onProgress);
   const progress = tracker.progress;
 
@@ -197,7 +206,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
     };
 
     tracker.phase('index');
-    const reads = new ReadAhead(plan.toProcess, options.maxFileBytes);
+    const reads = new ReadAhead(plan.toProcess, { maxFileBytes: options.maxFileBytes, secrets });
     const prepares = new PrepareAhead(
       (k) => {
         const { previous } = plan.toProcess[k]!;
@@ -305,7 +314,7 @@ class ReadAhead {
 
   constructor(
     private readonly entries: readonly { file: ScannedFile }[],
-    private readonly maxFileBytes: number | undefined,
+    private readonly readOptions: Parameters<typeof readFileContent>[1],
   ) {}
 
   take(i: number): Promise<ReadOutcome> {
@@ -318,7 +327,7 @@ class ReadAhead {
   private start(k: number): void {
     if (this.reads.has(k)) return;
     const entry = this.entries[k]!;
-    this.reads.set(k, readFileContent(entry.file, { maxFileBytes: this.maxFileBytes }));
+    this.reads.set(k, readFileContent(entry.file, this.readOptions));
   }
 }
 

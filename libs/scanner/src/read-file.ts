@@ -4,6 +4,7 @@ import { errorMessage, type ScannedFile, sha256Hex } from '@codesift/core';
 import { decodeText, isBinaryContent } from './content.js';
 import { minifiedDetail } from './minified.js';
 import { redactSecrets } from './redact-secrets.js';
+import { DEFAULT_SECRET_POLICY, type SecretPolicy } from './secret-policy.js';
 import { hasGeneratedMarker } from './skip-rules.js';
 import { DEFAULT_MAX_FILE_BYTES, type ReadOutcome } from './types.js';
 
@@ -16,17 +17,19 @@ const PRIVATE_KEY_FILE_SHARE = 0.5;
 
 /**
  * Reads, classifies, hashes and decodes one scanned file, with its secrets
- * redacted (redact-secrets.ts): everything that indexes content reads it here,
- * so no runtime stores a secret. Never throws: any failure comes back as a
- * skip, since files change and vanish between the scan and the read.
+ * redacted (redact-secrets.ts), or skipped when it holds any and the policy
+ * is `skip`: everything that indexes content reads it here, so no runtime
+ * stores a secret. Never throws: any failure comes back as a skip, since
+ * files change and vanish between the scan and the read.
  */
 export async function readFileContent(
   file: ScannedFile,
-  options?: { maxFileBytes?: number },
+  options?: { maxFileBytes?: number; secrets?: SecretPolicy },
 ): Promise<ReadOutcome> {
   const maxFileBytes = options?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const policy = options?.secrets ?? DEFAULT_SECRET_POLICY;
   const skip = (
-    reason: 'unreadable' | 'too-large' | 'binary' | 'generated' | 'secret',
+    reason: 'unreadable' | 'too-large' | 'binary' | 'generated' | 'minified' | 'secret',
     detail?: string,
   ) =>
     ({
@@ -50,11 +53,16 @@ export async function readFileContent(
     if (!file.explicit) {
       if (hasGeneratedMarker(text)) return skip('generated', 'generated-code marker in header');
       const minified = minifiedDetail(text);
-      if (minified) return skip('generated', minified);
+      if (minified) return skip('minified', minified);
     }
     const redaction = redactSecrets(text);
     if (redaction.privateKeyShare >= PRIVATE_KEY_FILE_SHARE) {
       return skip('secret', 'mostly a private key block');
+    }
+    const rules = Object.keys(redaction.counts);
+    if (policy === 'skip' && rules.length > 0) {
+      // The rule names only: a skip's detail is printed and logged.
+      return skip('secret', `holds secrets (${rules.sort().join(', ')}); policy skip`);
     }
     return {
       ok: true,

@@ -58,6 +58,54 @@ test('placeholders, lookups, types and low-entropy values are left alone', () =>
   }
 });
 
+test('ordinary code about tokens and keys is not flagged', () => {
+  const code = [
+    'token = get_token()',
+    'const token = getToken();',
+    'let apiKey = config.apiKey;',
+    'self.secret = secret',
+    'password = request.form["password"]',
+    'if token == expected_token:',
+    'export const TOKEN_TTL_SECONDS = 3600;',
+    'access_key = os.getenv("AWS_ACCESS_KEY_ID")',
+    'secret_name = "prod/db/credentials-v2"',
+    'const skTaskQueue = new Queue("sk-task-queue-worker-pool-1");',
+    'def check_password(plain: str, hashed: str) -> bool:',
+    'headers["Authorization"] = f"Bearer {token}"',
+  ].join('\n');
+  const r = redactSecrets(code);
+  assert.deepEqual(r.counts, {});
+  assert.equal(r.text, code);
+});
+
+test('hashes and checksums in lockfiles and sum files are not flagged', () => {
+  const lockfiles = [
+    // package-lock.json
+    '"integrity": "sha512-V6W3ai4jlA6kL2JmJd6Z0f1/0c9HkC2cA0J1Ef0jW3n7Q6u3I1wE2kHf5m0nq2x+7yV4VZ5bVq1Gm9v0S3aGQ==",',
+    '"resolved": "https://registry.npmjs.org/left-pad/-/left-pad-1.3.0.tgz",',
+    // Cargo.lock
+    'checksum = "4b8a2bd4c7c2ff4a7e2e8c0c5f2a0f7b9b9d0e3f1c8a6e4d2b0a9f8e7d6c5b4a"',
+    // poetry.lock
+    '{file = "pkg-1.0.tar.gz", hash = "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"},',
+    // go.sum
+    'github.com/spf13/cobra v1.8.0 h1:7aJaZx1B85qltLMc546zn58BxxfZdR/W22ej9CFoEf0=',
+    // yarn.lock
+    '  resolved "https://registry.yarnpkg.com/x/-/x-1.0.0.tgz#3a52e4e2c0d7e9b0e4f5d6c7b8a9e0f1d2c3b4a5"',
+    // a commit pinned in a manifest
+    'rev = "0f8c1b2a3d4e5f60718293a4b5c6d7e8f9a0b1c2"',
+  ].join('\n');
+  assert.deepEqual(redactSecrets(lockfiles).counts, {});
+});
+
+test('a GCP service-account key file: its private key is redacted even as an escaped JSON string', () => {
+  const key = SAMPLES['private-key']!.line.replaceAll('\n', '\\n');
+  const json = `{\n  "type": "service_account",\n  "project_id": "acme-prod",\n  "private_key": "${key}\\n",\n  "client_email": "ci@acme-prod.iam.gserviceaccount.com"\n}\n`;
+  const r = redactSecrets(json);
+  assert.deepEqual(r.counts, { 'private-key': 1 });
+  assert.ok(!r.text.includes(SAMPLES['private-key']!.secret));
+  assert.match(r.text, /"client_email": "ci@acme-prod/);
+});
+
 test('a file that is one private key reports that share; ordinary text reports none', () => {
   assert.ok(redactSecrets(`${SAMPLES['private-key']!.line}\n`).privateKeyShare > 0.9);
   const mixed = `${'const x = 1;\n'.repeat(20)}${SAMPLES['private-key']!.line}\n`;

@@ -44,6 +44,21 @@ export const SECRET_RULES: readonly SecretRule[] = [
       /aws_?secret(?:_?access)?_?key["']?\s*(?:=|:|:=|=>)\s*["']?(?<secret>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/dgi,
   },
   {
+    // A storage account key (512 bits, base64) in a connection string.
+    id: 'azure-storage-key',
+    hints: ['AccountKey='],
+    pattern: /AccountKey=(?<secret>[A-Za-z0-9+/]{86}==)/dg,
+  },
+  {
+    // An Entra ID (Azure AD) client secret: three characters, a digit, then
+    // the `Q~` that marks the format, then 31 to 34 more.
+    id: 'azure-client-secret',
+    hints: ['Q~'],
+    pattern:
+      /(?<![A-Za-z0-9_~.-])(?<secret>[A-Za-z0-9_~.-]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34})(?![A-Za-z0-9_~.-])/dg,
+    accept: (s) => /[A-Z]/.test(s.slice(6)) && /[a-z]/.test(s.slice(6)),
+  },
+  {
     id: 'github-token',
     hints: ['ghp_', 'gho_', 'ghs_', 'ghu_', 'ghr_', 'github_pat_'],
     pattern: /\b(?<secret>gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b/dg,
@@ -122,6 +137,9 @@ export function isHighEntropySecret(value: string): boolean {
   // Code, not a literal: calls, indexing, paths and URLs.
   if (/[()[\]]/.test(value) || value.includes('://') || /^[./~]/.test(value)) return false;
   if (PLACEHOLDER_PATTERNS.some((re) => re.test(value))) return false;
+  // Lower-case words joined by separators name something ("prod/db/creds-v2"):
+  // generated secrets mix cases or symbols.
+  if (/^[a-z]+[0-9]*(?:[/_.:-][a-z]+[0-9]*)+$/.test(value)) return false;
   return shannonEntropy(value) >= ENTROPY_THRESHOLD;
 }
 

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CodesiftError } from '@codesift/core';
+import { CodesiftError, sha256Hex } from '@codesift/core';
 import type { Embedder } from '@codesift/models';
 import { indexRepository } from '@codesift/pipeline';
 import { openSqliteIndex } from '@codesift/stores';
@@ -473,7 +473,8 @@ describe('LocalEngine other methods', () => {
     const ix = openSqliteIndex(reposIndex, { create: true });
     ix.setRoot(apiRoot, 'api');
     const record = {
-      hash: 'h',
+      // get_snippet serves only the bytes the index holds.
+      hash: sha256Hex('one\ntwo\nthree\n'),
       size: 14,
       mtimeMs: 1,
       language: 'typescript',

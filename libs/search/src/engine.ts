@@ -480,11 +480,9 @@ class Engine implements SearchEngine {
 
   async getSnippet(file: string, startLine: number, endLine: number): Promise<Snippet> {
     this.ensureOpen();
-    const snippet = await readIndexedLines(this.index, file, startLine, endLine);
-    if (this.checkFreshness && (await stalePaths(this.index, [snippet.path])).size > 0) {
-      snippet.stale = true;
-    }
-    return snippet;
+    // It checks the file against the index itself, in every mode: serving a
+    // changed file is a matter of safety, not only of freshness.
+    return readIndexedLines(this.index, file, startLine, endLine);
   }
 
   /** Sets `stale` on the results whose file changed since it was indexed. */

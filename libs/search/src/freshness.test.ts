@@ -54,12 +54,26 @@ test('hits whose file changed or vanished since indexing are marked stale, the r
   });
 });
 
-test('getSnippet reads the file as it is now and says when it changed since indexing', async (t) => {
+test('getSnippet serves a file only while it is what the index holds; a changed one is stale with no text', async (t) => {
   const { root, engine } = await indexed(t, FILES);
   const fresh = await engine.getSnippet('src/kept.ts', 1, 1);
   assert.equal(fresh.stale, undefined);
+  assert.equal(fresh.text, FILES['src/kept.ts'].trimEnd());
+  // Same size, other bytes: the hash tells.
+  writeFileSync(path.join(root, 'src/kept.ts'), FILES['src/kept.ts'].replace('3', '4'));
+  assert.deepEqual(await engine.getSnippet('src/kept.ts', 1, 2), {
+    path: 'src/kept.ts',
+    startLine: 1,
+    endLine: 2,
+    language: 'typescript',
+    text: '',
+    stale: true,
+  });
   writeFileSync(path.join(root, 'src/kept.ts'), '// moved down\nexport function parseGizmo() {}\n');
   const changed = await engine.getSnippet('src/kept.ts', 1, 2);
   assert.equal(changed.stale, true);
-  assert.equal(changed.text.split('\n')[0], '// moved down');
+  assert.equal(changed.text, '');
+  // Back to the indexed bytes: served again.
+  writeFileSync(path.join(root, 'src/kept.ts'), FILES['src/kept.ts']);
+  assert.equal((await engine.getSnippet('src/kept.ts', 1, 1)).stale, undefined);
 });

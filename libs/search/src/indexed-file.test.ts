@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { CodesiftError } from '@codesift/core';
@@ -96,7 +96,24 @@ test('an indexed file swapped for a symlink or a FIFO is refused, not followed',
     execFileSync('mkfifo', [indexed]);
     await assert.rejects(e.getSnippet('app/retry.ts', 1, 1), refused(/is not a regular file/));
     rmSync(indexed);
-    writeFileSync(indexed, 'export const attempts = 7;\n');
-    assert.equal((await e.getSnippet('app/retry.ts', 1, 1)).text, 'export const attempts = 7;');
+    writeFileSync(indexed, 'export const attempts = 5;\n');
+    assert.equal((await e.getSnippet('app/retry.ts', 1, 1)).text, 'export const attempts = 5;');
+  });
+});
+
+test('an indexed file replaced by a hard link or a copy of another file serves nothing of it', async (t) => {
+  await withIndexedTree(t, async (e, root) => {
+    const indexed = path.join(root, 'app', 'retry.ts');
+    const env = readFileSync(path.join(root, '.env'), 'utf8');
+    rmSync(indexed);
+    linkSync(path.join(root, '.env'), indexed);
+    const linked = await e.getSnippet('app/retry.ts', 1, 10);
+    assert.equal(linked.stale, true);
+    assert.equal(linked.text, '');
+    rmSync(indexed);
+    // Even at the indexed size, other bytes are not the indexed file.
+    writeFileSync(indexed, env.slice(0, 'export const attempts = 5;\n'.length));
+    const copied = await e.getSnippet('app/retry.ts', 1, 10);
+    assert.deepEqual([copied.stale, copied.text], [true, '']);
   });
 });

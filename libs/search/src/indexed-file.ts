@@ -3,9 +3,13 @@
  * keep its text (a cluster's index, so the query service needs no checkout),
  * otherwise from disk. Only files the index holds are readable, only inside their root, and only as regular
  * files: an indexed path swapped for a symlink (to the root's .env, say) or a
- * FIFO is refused. So .env files, keys, .git and anything ignored stay out of
- * reach even though they sit inside the root. Secrets in the file are
- * redacted as they were when it was indexed (@codesift/scanner).
+ * FIFO is refused. Only the bytes the index holds are served: a file whose
+ * content no longer hashes to the manifest's record (edited, or replaced by a
+ * hard link or a copy of another file) comes back stale with no text, so
+ * nothing that was never indexed reaches a client. So .env files, keys, .git
+ * and anything ignored stay out of reach even though they sit inside the
+ * root. Secrets in the file are redacted as they were when it was indexed
+ * (@codesift/scanner).
  */
 import { constants, realpathSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
@@ -14,6 +18,7 @@ import {
   CodesiftError,
   errorMessage,
   resolveInsideRoot,
+  sha256Hex,
   splitRepositoryPath,
 } from '@codesift/core';
 import { redactSecrets } from '@codesift/scanner';
@@ -81,12 +86,18 @@ export async function readIndexedLines(
     const real = realpathSync(abs);
     resolveInsideRoot(realRoot, path.relative(realRoot, real));
     handle = await open(abs, OPEN_FLAGS);
-    if (!(await handle.stat()).isFile()) {
+    const stat = await handle.stat();
+    if (!stat.isFile()) {
       throw new CodesiftError('INVALID_ARGUMENT', `${rel} is not a regular file`, {
         hint: 'get_snippet serves regular files only; re-run `codesift index` if it changed',
       });
     }
-    text = redactSecrets(await handle.readFile('utf8')).text;
+    // Another size is another content, told without reading a file that may be huge.
+    const bytes = stat.size === record.size ? await handle.readFile() : undefined;
+    if (bytes === undefined || sha256Hex(bytes) !== record.hash) {
+      return staleSnippet(rel, record.language, startLine, endLine);
+    }
+    text = redactSecrets(bytes.toString('utf8')).text;
   } catch (err) {
     if (err instanceof CodesiftError) throw err;
     const code = (err as { code?: string }).code;
@@ -130,4 +141,11 @@ function linesOf(
     language,
     text: lines.slice(start - 1, end).join('\n'),
   };
+}
+
+/** What a file that changed since indexing gives: its range, and no text. */
+function staleSnippet(rel: string, language: string, startLine: number, endLine: number): Snippet {
+  const start = Math.max(1, Math.floor(startLine));
+  const end = Math.max(start, Math.floor(endLine));
+  return { path: rel, startLine: start, endLine: end, language, text: '', stale: true };
 }

@@ -171,9 +171,12 @@ export interface Snippet {
   startLine: number;
   endLine: number;
   language: string;
-  /** The lines as they are on disk now. */
+  /** The lines as they are on disk, redacted as indexing redacts them; empty when stale. */
   text: string;
-  /** True when the file changed since it was indexed: line numbers from a search may have moved. */
+  /**
+   * True when the file's content is no longer what the index holds (edited,
+   * or replaced): no text is served until it is re-indexed.
+   */
   stale?: boolean;
 }
 

@@ -315,7 +315,7 @@ describe('mcp tools over an in-memory client', () => {
     });
   });
 
-  test('get_snippet says when the file changed since it was indexed', async () => {
+  test('get_snippet says when the file changed since it was indexed, and serves no lines', async () => {
     engine.staleFiles.add('src/graph.ts');
     try {
       const r = await conn.call('get_snippet', {
@@ -323,8 +323,13 @@ describe('mcp tools over an in-memory client', () => {
         start_line: 1,
         end_line: 1,
       });
-      assert.match(text(r), /\n\[STALE: the file changed since it was indexed;/);
+      assert.match(
+        text(r),
+        /^src\/graph\.ts:1-1 \(typescript\)\n\[STALE: the file changed since it was indexed;/,
+      );
+      assert.doesNotMatch(text(r), /class Graph/);
       assert.equal((r.structuredContent as { stale: boolean }).stale, true);
+      assert.equal((r.structuredContent as { text: string }).text, '');
     } finally {
       engine.staleFiles.delete('src/graph.ts');
     }

@@ -284,6 +284,8 @@ describe('codesift mcp keeps its index fresh (end to end, SDK client over stdio)
       })) as CallToolResult;
       assert.equal((snippet.structuredContent as { stale: boolean }).stale, true);
       assert.match(text(snippet), /\[STALE: the file changed since it was indexed/);
+      // Nothing of the file the index does not hold is served.
+      assert.doesNotMatch(text(snippet), /placeOrder/);
       const status = (await client.callTool({
         name: 'index_status',
         arguments: {},

@@ -24,6 +24,21 @@ export const SECRET_SAMPLES: Record<string, { line: string; secret: string }> = 
     line: j('AWS_SECRET_ACCESS_KEY=', 'wJalrXUtnFEMI/K7MDENG/bPxRfiCY9q2w4e6r8t'),
     secret: j('wJalrXUtnFEMI/K7MDENG', '/bPxRfiCY9q2w4e6r8t'),
   },
+  'azure-storage-key': {
+    line: j(
+      'conn = "DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=',
+      'q3Z8vX1bN4mK7pL0sD9fG2hJ5kW8eR1tY4uI7oP0aS3dF6gH9jK2lZ5xC8vB1nM4qW7eR0tY3uI6oP9aS2dF5k==',
+      ';EndpointSuffix=core.windows.net"',
+    ),
+    secret: j(
+      'q3Z8vX1bN4mK7pL0sD9fG2hJ5kW8eR1tY4uI7oP0aS3dF6gH9jK2lZ5',
+      'xC8vB1nM4qW7eR0tY3uI6oP9aS2dF5k==',
+    ),
+  },
+  'azure-client-secret': {
+    line: j('client_credential = "aB3', '8Q~kR4tY7uI0oP3aS6dF9gH2jK5lZ8xC1vB4n"'),
+    secret: j('aB3', '8Q~kR4tY7uI0oP3aS6dF9gH2jK5lZ8xC1vB4n'),
+  },
   'github-token': {
     line: j('headers = {"Authorization": "token ghp', '_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"}'),
     secret: j('ghp', '_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'),

@@ -1,7 +1,14 @@
 import path from 'node:path';
 import { checkRepositoryName, errorMessage } from '@codesift/core';
 import { createEmbedderFromEnv } from '@codesift/models';
-import { defaultIndexPath, type IndexSummary, indexRepository } from '@codesift/pipeline';
+import {
+  defaultIndexPath,
+  type IndexSummary,
+  indexRepository,
+  isSecretPolicy,
+  SECRET_POLICIES,
+  type SecretPolicy,
+} from '@codesift/pipeline';
 import { HELP_OPTION, type OptionSpecs, optionHelp, parseCommandLine } from '../command-line.js';
 import { llmForIndex } from '../context-mode.js';
 import { existingDirectory } from '../existing-directory.js';
@@ -46,6 +53,11 @@ const OPTIONS = {
     multiple: true,
     value: '<pattern>',
     help: 'extra gitignore-style pattern (repeatable)',
+  },
+  secrets: {
+    type: 'string',
+    value: '<policy>',
+    help: 'a file whose content holds a secret: redact (default) stores it with each secret replaced by [REDACTED:<rule>], skip leaves the file out; overrides "secrets" in .codesift/config.json',
   },
   quiet: { type: 'boolean', short: 'q', default: false, help: 'no progress output' },
   remote: {
@@ -122,6 +134,15 @@ function stallNotice(value: string | undefined): { stallNoticeMs?: number } {
   return value !== undefined && Number.isFinite(ms) && ms > 0 ? { stallNoticeMs: ms } : {};
 }
 
+/** --secrets's value; undefined leaves the choice to the tree's config file. */
+function secretsOption(value: string | undefined): SecretPolicy | undefined {
+  if (value === undefined) return undefined;
+  if (!isSecretPolicy(value)) {
+    throw new UsageError(`--secrets must be ${SECRET_POLICIES.join(' or ')}, got "${value}"`);
+  }
+  return value;
+}
+
 /** --repository's value, checked here: a bad name is a usage error, not a failed job. */
 function repositoryOption(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
@@ -169,6 +190,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       );
     }
   }
+  const secrets = secretsOption(values.secrets);
   const view = progressView(values.quiet, io);
   if (values.repository !== undefined && values.remote === undefined) {
     throw new UsageError('--repository applies with --remote only: a local index holds one tree');
@@ -199,6 +221,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         ...(repository === undefined ? {} : { repository }),
         maxFileBytes,
         extraIgnore: values.ignore,
+        ...(secrets === undefined ? {} : { secrets }),
         view,
         ...stallNotice(io.env.CODESIFT_STALL_NOTICE_MS),
       });
@@ -225,6 +248,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       dropContextCache: values['drop-context-cache'],
       maxFileBytes,
       extraIgnore: values.ignore,
+      ...(secrets === undefined ? {} : { secrets }),
       llm,
       onProgress: (p) => view.update(p),
     });
@@ -279,6 +303,7 @@ function printSummary(s: IndexSummary, io: CliIO, removed?: string): void {
     .map(([reason, n]) => `${reason} ${formatCount(n ?? 0)}`)
     .join(', ');
   const redacted = Object.entries(s.secretsRedacted)
+    .sort(([a], [b]) => a.localeCompare(b))
     .map(([rule, n]) => `${rule} ${formatCount(n)}`)
     .join(', ');
   const lines = [

@@ -14,7 +14,7 @@ import {
   watchJob,
 } from '@codesift/cluster-services';
 import { CodesiftError, errorMessage } from '@codesift/core';
-import type { IndexProgress, IndexSummary } from '@codesift/pipeline';
+import type { IndexProgress, IndexSummary, SecretPolicy } from '@codesift/pipeline';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { ProgressView } from '../ui/progress-view.js';
@@ -31,6 +31,8 @@ export interface RemoteIndexOptions {
   remove?: boolean;
   maxFileBytes?: number;
   extraIgnore?: string[];
+  /** Files holding secrets: redacted or skipped (default: the tree's config file, else redact). */
+  secrets?: SecretPolicy;
   view: ProgressView;
   /**
    * Warn after this long without word from the cluster (then after twice as
@@ -147,6 +149,7 @@ export async function indexRemote(opts: RemoteIndexOptions): Promise<IndexSummar
         ...(opts.remove ? { scanNothing: true } : {}),
         maxFileBytes: opts.maxFileBytes,
         extraIgnore: opts.extraIgnore,
+        ...(opts.secrets === undefined ? {} : { secrets: opts.secrets }),
         signal: abort.signal,
         ...(indexPath ? { excludeDirs: [path.dirname(indexPath)] } : {}),
         // Batches sized to what this server accepts.

@@ -111,8 +111,10 @@ export class FakeEngine implements SearchEngine {
       startLine,
       endLine: end,
       language: 'typescript',
-      text: lines.slice(startLine - 1, end).join('\n'),
-      ...(this.staleFiles.has(path) ? { stale: true } : {}),
+      // The engine serves nothing of a file that is no longer what it indexed.
+      ...(this.staleFiles.has(path)
+        ? { text: '', stale: true }
+        : { text: lines.slice(startLine - 1, end).join('\n') }),
     };
   }
 

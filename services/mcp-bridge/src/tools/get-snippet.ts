@@ -40,7 +40,7 @@ export const getSnippetOutput = {
   stale: z
     .boolean()
     .describe(
-      'True when the file changed since it was indexed: the text is current, but line numbers from earlier search results may have moved.',
+      'True when the file is no longer what the index holds (edited or replaced since it was indexed): no text is served until it is re-indexed.',
     ),
 };
 
@@ -87,24 +87,23 @@ export function registerGetSnippet(
         return errorResultFrom(err);
       }
       const header = `${snippet.path}:${snippet.startLine}-${snippet.endLine} (${snippet.language})`;
-      const body =
-        snippet.text === ''
+      const stale = snippet.stale === true;
+      const body = stale
+        ? "[STALE: the file changed since it was indexed; its lines are served again once it is re-indexed (codesift index, or the MCP server's watch)]"
+        : snippet.text === ''
           ? '(no lines in this range)'
           : numberLines(snippet.text, snippet.startLine);
       const more = truncated
         ? `\n[cut at ${maxLines} lines; continue with start_line ${snippet.endLine + 1}]`
         : '';
-      const stale = snippet.stale
-        ? '\n[STALE: the file changed since it was indexed; these are its current lines, and line numbers from earlier search results may have moved]'
-        : '';
-      return okResult(`${header}\n${body}${more}${stale}`, {
+      return okResult(`${header}\n${body}${more}`, {
         path: snippet.path,
         start_line: snippet.startLine,
         end_line: snippet.endLine,
         language: snippet.language,
-        text: snippet.text,
+        text: stale ? '' : snippet.text,
         truncated,
-        stale: snippet.stale === true,
+        stale,
       });
     },
   );

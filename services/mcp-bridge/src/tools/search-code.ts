@@ -91,7 +91,7 @@ const resultSchema = z.object({
   stale: z
     .boolean()
     .describe(
-      'True when the file changed since it was indexed: the lines and snippet may be out of date; read the file with get_snippet.',
+      'True when the file changed since it was indexed: the lines and snippet may be out of date, and get_snippet serves it again once it is re-indexed.',
     ),
 });
 
@@ -218,7 +218,7 @@ function formatSearch(response: SearchResponse, args: SearchCodeArgs): string {
     if (response.results.some((r) => r.stale)) {
       out.push(
         'STALE: the file changed since it was indexed and has not been re-indexed yet; its lines may have moved. ' +
-          'Read it with get_snippet, or search again in a moment.',
+          'Search again in a moment: get_snippet serves it once it is re-indexed.',
       );
     }
   }

@@ -90,6 +90,8 @@ export const scannerStage: StageDefinition = {
                   sent: submitted.filesSent,
                   deleted: submitted.filesDeleted,
                   unchanged: submitted.filesUnchanged,
+                  skipped: submitted.skipped,
+                  secretsRedacted: submitted.secretsRedacted,
                 });
               } catch (err) {
                 // No retry changes a bad root or repository name, nor the writer

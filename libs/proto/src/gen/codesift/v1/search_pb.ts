@@ -363,7 +363,8 @@ export type GetSnippetResponse = Message<"codesift.v1.GetSnippetResponse"> & {
   text: string;
 
   /**
-   * The file changed since it was indexed: line numbers from a search may have moved.
+   * The file changed since it was indexed (edited or replaced): text is empty
+   * until it is re-indexed, since only the content the index holds is served.
    *
    * @generated from field: bool stale = 5;
    */
