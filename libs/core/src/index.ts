@@ -8,6 +8,7 @@ export {
   queuedJobStatus,
   type StartIndexJobRequest,
 } from './index-jobs.js';
+export { DEFAULT_INDEX_DIR, INDEX_FILE } from './index-location.js';
 export { isInside, resolveInsideRoot, toPosix } from './paths.js';
 export {
   checkRepositoryName,

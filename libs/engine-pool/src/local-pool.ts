@@ -31,15 +31,16 @@ export type LocalPoolOptions = Omit<LocalEngineOptions, 'embedder'> & { embedder
 
 /**
  * The local engine on `threads` worker threads (0: on this thread). Status,
- * symbols and snippets stay on a main-thread engine; closing the result
- * closes both.
+ * symbols and snippets stay on a main-thread engine (which never loads the
+ * model); closing the result closes both.
  */
 export async function openLocalEnginePool(
   options: LocalPoolOptions,
   threads: number,
 ): Promise<SearchEngine> {
-  const primary = await openLocalEngine(options);
-  if (threads === 0) return primary;
+  if (threads === 0) return openLocalEngine(options);
+  // The primary never searches here, so it never needs the model.
+  const primary = await openLocalEngine({ ...options, preloadModel: false });
   try {
     const pool = await openEnginePool({
       factory: localEngineFactory({

@@ -1,5 +1,5 @@
 import { CodesiftError, errorMessage, isCodesiftError } from '@codesift/core';
-import { Ollama } from 'ollama';
+import type { Ollama as OllamaClass } from 'ollama';
 import type { Embedder, EmbedOptions } from './embedder.js';
 import { l2Normalize } from './vector-math.js';
 
@@ -45,7 +45,9 @@ export async function createOllamaEmbedder(options: OllamaEmbedderOptions): Prom
       `dimensions must be a positive integer, got ${options.dimensions}`,
     );
   }
-  const client = new OllamaClient(options.host.trim(), model, timeoutMs);
+  // Loaded here, not with the module: a process using the built-in model never needs it.
+  const { Ollama } = await import('ollama');
+  const client = new OllamaClient(Ollama, options.host.trim(), model, timeoutMs);
   let dimensions = options.dimensions;
   if (dimensions === undefined) {
     const [probe] = await client.embed(['dimension probe'], undefined, undefined);
@@ -84,6 +86,7 @@ class OllamaEmbedder implements Embedder {
 
 class OllamaClient {
   constructor(
+    private readonly Ollama: typeof OllamaClass,
     readonly host: string,
     readonly model: string,
     private readonly timeoutMs: number,
@@ -99,7 +102,7 @@ class OllamaClient {
     const timer = setTimeout(() => timeout.abort(), this.timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal;
     // The client has no per-request signal for embed(); a fetch bound to this call's signal gives one.
-    const ollama = new Ollama({
+    const ollama = new this.Ollama({
       host: this.host,
       fetch: (url, init) => fetch(url, { ...init, signal: combined }),
     });

@@ -1,4 +1,7 @@
 // The policy an indexing run takes (IndexOptions.secrets), for its callers.
+
+// The index location constants live in core (read-only commands need them without this package).
+export { DEFAULT_INDEX_DIR, INDEX_FILE } from '@codesift/core';
 export { isSecretPolicy, SECRET_POLICIES, type SecretPolicy } from '@codesift/scanner';
 export { EmbedBatcher, type EmbedFn } from './batcher.js';
 export {
@@ -19,9 +22,7 @@ export {
   type StartIndexJobRequest,
 } from './jobs.js';
 export {
-  DEFAULT_INDEX_DIR,
   defaultIndexPath,
-  INDEX_FILE,
   type IndexOptions,
   indexRepository,
 } from './local-runner.js';

@@ -75,7 +75,7 @@ export interface IndexOptions {
   signal?: AbortSignal;
 }
 
-export { DEFAULT_INDEX_DIR, defaultIndexPath, INDEX_FILE } from '@codesift/stores';
+export { defaultIndexPath } from '@codesift/stores';
 
 /**
  * Embedding batch size while LLM contexts are asked for. The built-in model

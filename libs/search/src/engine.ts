@@ -133,8 +133,9 @@ async function createEngine(
     index.location,
     options.embedder,
     options.env ?? process.env,
+    options.preloadModel,
   );
-  const llm = llmClientFor(meta.root, options);
+  const llm = await llmClientFor(meta.root, options);
   return new Engine(index, embedder, planner, llm, checkFreshness);
 }
 

@@ -4,7 +4,7 @@
  * The chunk list (not the file list) is turned into units first: widened to
  * whole definitions, touching hits merged, a few per file (units.ts).
  */
-import type { Chunk, SymbolInfo } from '@codesift/core';
+import type { Chunk } from '@codesift/core';
 import type { QueryPlan } from './planning/types.js';
 import type { Ranked } from './ranking.js';
 import type { SearchIndex } from './search-index.js';
@@ -108,13 +108,13 @@ async function definitionsByPath(
   const out = new Map<string, readonly UnitDefinition[]>();
   if (!symbols.inFile) return out;
   const paths = [...new Set(chunks.filter((c) => c.symbol !== null).map((c) => c.path))];
-  let lists: SymbolInfo[][];
   try {
-    lists = await Promise.all(paths.map((p) => symbols.inFile!.call(symbols, p)));
+    if (symbols.inFiles) return await symbols.inFiles(paths);
+    const lists = await Promise.all(paths.map((p) => symbols.inFile!.call(symbols, p)));
+    for (const [i, p] of paths.entries()) out.set(p, lists[i]!);
   } catch {
     // Widening is a convenience: without the symbols the hits stay as the chunks are.
-    return out;
+    return new Map();
   }
-  for (const [i, p] of paths.entries()) out.set(p, lists[i]!);
   return out;
 }

@@ -21,7 +21,8 @@ import {
   sha256Hex,
   splitRepositoryPath,
 } from '@codesift/core';
-import { redactSecrets } from '@codesift/scanner';
+// The redaction alone: the scanner's walking and ignore rules are not needed to read a file.
+import { redactSecrets } from '@codesift/scanner/redact-secrets';
 import type { SearchIndex } from './search-index.js';
 import type { Snippet } from './types.js';
 

@@ -5,12 +5,8 @@
  * is an INVALID_ARGUMENT naming the option.
  */
 import { CodesiftError, DEFAULT_LIMIT, findConfigFile, MAX_LIMIT } from '@codesift/core';
-import {
-  createLlmClient,
-  type LlmClient,
-  readRepositoryLlmSettings,
-  resolveLlmConfig,
-} from '@codesift/llm';
+import type { LlmClient } from '@codesift/llm';
+import { readRepositoryLlmSettings, resolveLlmConfig } from '@codesift/llm/config';
 import type { Embedder } from '@codesift/models';
 import { mergeSynonymTables } from '@codesift/query';
 import { ALL_VARIANT_KINDS, NO_PLANNING } from './planning/plan-query.js';
@@ -29,6 +25,13 @@ export interface EngineSettings {
    * caller's to close.
    */
   embedder?: Embedder | null;
+  /**
+   * Start loading the index's model as the engine opens, so that a server's
+   * first query does not wait for it. Default false: the model loads when a
+   * search first needs the vector side, so a one-shot keyword-only search
+   * (or an engine that never searches) never loads it.
+   */
+  preloadModel?: boolean;
   env?: NodeJS.ProcessEnv;
   /** Default fusion; wins over the repository's config file. */
   fusion?: FusionMode;
@@ -218,9 +221,16 @@ export function withRequestSynonyms(config: PlannerConfig, request: SearchReques
 }
 
 /** The engine's LLM client: the given one, or one from the environment and the repository's config file. */
-export function llmClientFor(root: string | null, options: EngineSettings): LlmClient | null {
+export async function llmClientFor(
+  root: string | null,
+  options: EngineSettings,
+): Promise<LlmClient | null> {
   if (options.llm !== undefined) return options.llm;
   const file = root === null ? {} : readRepositoryLlmSettings(root).llm;
   const config = resolveLlmConfig(options.env ?? process.env, file);
-  return config === null ? null : createLlmClient(config);
+  if (config === null) return null;
+  // The client (Ollama, ajv) only loads when a model is configured: a search
+  // without one should not pay for it at start-up.
+  const { createLlmClient } = await import('@codesift/llm');
+  return createLlmClient(config);
 }

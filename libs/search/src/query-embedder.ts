@@ -1,11 +1,13 @@
 /**
  * The embedder that turns a query into a vector: the caller's, or the one
- * the index was built with, loaded in the background when the engine opens.
+ * the index was built with, loaded when a search first needs it (or, with
+ * `preload`, in the background from the engine's opening on).
  */
 import { CodesiftError } from '@codesift/core';
 import type { Embedder } from '@codesift/models';
 import type { IndexMeta } from '@codesift/stores';
 import { embedderForIndex } from './embedder-for-index.js';
+import { withQueryVectorCache } from './query-vector-cache.js';
 
 export interface QueryEmbedder {
   /** The embedder, once loaded; rejects with what loading threw. */
@@ -24,6 +26,7 @@ export function queryEmbedderFor(
   location: string,
   embedder: Embedder | null | undefined,
   env: NodeJS.ProcessEnv,
+  preload = false,
 ): QueryEmbedder | null {
   if (meta.embedder === null || meta.dimensions === null || embedder === null) return null;
   if (embedder) {
@@ -34,19 +37,29 @@ export function queryEmbedderFor(
         { hint: 'search with the index’s embedder, keyword only, or re-index' },
       );
     }
-    return { get: async () => embedder, close: async () => {} };
+    const cached = withQueryVectorCache(embedder);
+    return { get: async () => cached, close: async () => {} };
   }
-  // Started now, awaited by the first search: loading overlaps with the caller's work.
-  const loading = embedderForIndex(meta.embedder, meta.dimensions, env)
-    .then((e): Embedder | { error: unknown } => e)
-    .catch((error: unknown) => ({ error }));
+  const { embedder: name, dimensions } = meta;
+  let loading: Promise<Embedder | { error: unknown }> | undefined;
+  // Loading the model (onnxruntime, the tokenizer) costs more than a whole
+  // keyword search, so it starts only when wanted; it then overlaps with
+  // whatever the caller does until the vector side awaits it.
+  const start = () => {
+    loading ??= embedderForIndex(name, dimensions, env)
+      .then((e): Embedder | { error: unknown } => withQueryVectorCache(e))
+      .catch((error: unknown) => ({ error }));
+    return loading;
+  };
+  if (preload) start();
   return {
     async get() {
-      const loaded = await loading;
+      const loaded = await start();
       if ('error' in loaded) throw loaded.error;
       return loaded;
     },
     async close() {
+      if (loading === undefined) return;
       const loaded = await loading;
       if (!('error' in loaded)) await loaded.close();
     },

@@ -16,10 +16,13 @@ const MAX_TEMPLATE_LINES = 400;
 export async function readTemplateLines(
   index: Pick<SearchIndex, 'location' | 'manifest' | 'meta' | 'fileTexts'>,
 ): Promise<Set<string>> {
-  if (!index.manifest.all) return new Set();
+  const { manifest } = index;
+  if (!manifest.all && !manifest.paths) return new Set();
   let paths: string[];
   try {
-    paths = [...(await index.manifest.all()).keys()].filter(isTemplatePath).sort();
+    // The paths alone where the store can list them: a one-shot search pays this at start.
+    const all = manifest.paths ? await manifest.paths() : [...(await manifest.all!()).keys()];
+    paths = all.filter(isTemplatePath).sort();
   } catch {
     return new Set();
   }

@@ -8,13 +8,13 @@
  */
 import { CodesiftError, errorMessage, isCodesiftError } from '@codesift/core';
 import type { KeywordHit, VectorHit } from '@codesift/stores';
-import { SpanStatusCode, trace } from '@opentelemetry/api';
 import type { CompiledFilter } from './filters.js';
 import { MAX_CANDIDATES } from './planning/plan-query.js';
 import type { QueryPlan } from './planning/types.js';
 import type { QueryEmbedder } from './query-embedder.js';
 import type { SearchIndex } from './search-index.js';
 import { runSide, type SideLimits } from './side-runner.js';
+import { tracingApi } from './tracing.js';
 
 /** What a retrieval searches: the stores, and the query embedder (null: keyword only). */
 export interface RetrievalSources {
@@ -127,17 +127,18 @@ async function vectorSearch(
   // Its own span: the model (or Ollama) is most of a cold vector side.
   // The tracer is looked up per span, not at load: an SDK registered later
   // (through another copy of the API) is only found through the global.
-  const span = trace.getTracer('@codesift/search').startSpan('search.embed', {
-    attributes: { 'codesift.embedder': embedder.name },
-  });
+  const api = tracingApi();
+  const span = api?.trace
+    .getTracer('@codesift/search')
+    .startSpan('search.embed', { attributes: { 'codesift.embedder': embedder.name } });
   let vector: Float32Array | undefined;
   try {
     [vector] = await embedder.embed([text], { signal });
   } catch (err) {
-    span.setStatus({ code: SpanStatusCode.ERROR, message: errorMessage(err) });
+    if (api) span?.setStatus({ code: api.SpanStatusCode.ERROR, message: errorMessage(err) });
     throw err;
   } finally {
-    span.end();
+    span?.end();
   }
   const embedMs = performance.now() - te;
   signal.throwIfAborted();

@@ -23,13 +23,13 @@ export interface SearchIndex {
   readonly location: string;
   readonly keyword: Pick<KeywordIndex, 'search' | 'cooccurrence'>;
   readonly vectors: Pick<VectorIndex, 'search'>;
-  readonly symbols: Pick<SymbolIndex, 'lookup' | 'vocabulary' | 'inFile' | 'related'>;
+  readonly symbols: Pick<SymbolIndex, 'lookup' | 'vocabulary' | 'inFile' | 'inFiles' | 'related'>;
   readonly chunks: ChunkStore;
   /**
    * `get`: getSnippet reads just the files the index holds; `all` (optional):
    * the repository's issue templates are found by path (repo-templates.ts).
    */
-  readonly manifest: Pick<Manifest, 'get'> & Partial<Pick<Manifest, 'all'>>;
+  readonly manifest: Pick<Manifest, 'get'> & Partial<Pick<Manifest, 'all' | 'paths'>>;
   /** The files' texts where the stores keep them: getSnippet reads these before the disk. */
   readonly fileTexts?: FileTextStore;
   meta(): Promise<IndexMeta>;

@@ -5,10 +5,13 @@
  * broken backend degrades the answer instead of failing it; only the
  * caller's own cancellation rejects. Each side is a span (`search.<name>`,
  * a child of the active span, e.g. the gRPC server span), so a trace shows
- * the fan-out and which side was slow or dropped; a no-op without an SDK.
+ * the fan-out and which side was slow or dropped; none without an SDK
+ * (tracing.ts).
  */
 import { errorMessage } from '@codesift/core';
-import { context, type Span, SpanStatusCode, trace } from '@opentelemetry/api';
+import type * as OtelApi from '@opentelemetry/api';
+import type { Span } from '@opentelemetry/api';
+import { tracingApi } from './tracing.js';
 
 export type SideOutcome<T> =
   | { ok: true; value: T; ms: number }
@@ -25,12 +28,18 @@ export interface SideLimits {
 }
 
 /** Ends the side's span with how the side ended. */
-function endSpan(span: Span, outcome: 'ok' | 'timeout' | 'failed' | 'cancelled', err?: unknown) {
+function endSpan(
+  traced: { api: typeof OtelApi; span: Span } | undefined,
+  outcome: 'ok' | 'timeout' | 'failed' | 'cancelled',
+  err?: unknown,
+) {
+  if (traced === undefined) return;
+  const { api, span } = traced;
   span.setAttribute('codesift.search.side.outcome', outcome);
   if (outcome === 'failed' || outcome === 'timeout') {
     if (err !== undefined) span.recordException(err instanceof Error ? err : String(err));
     span.setStatus({
-      code: SpanStatusCode.ERROR,
+      code: api.SpanStatusCode.ERROR,
       message: outcome === 'timeout' ? 'dropped at the deadline' : errorMessage(err),
     });
   }
@@ -49,9 +58,13 @@ export function runSide<T>(
   const elapsed = () => performance.now() - started;
   const controller = new AbortController();
   const name = limits.name ?? 'side';
-  const span = trace
-    .getTracer('@codesift/search')
-    .startSpan(`search.${name}`, { attributes: { 'codesift.search.side': name } });
+  const api = tracingApi();
+  const traced = api && {
+    api,
+    span: api.trace
+      .getTracer('@codesift/search')
+      .startSpan(`search.${name}`, { attributes: { 'codesift.search.side': name } }),
+  };
   return new Promise<SideOutcome<T>>((resolve, reject) => {
     let settled = false;
     let timer: NodeJS.Timeout | undefined;
@@ -68,7 +81,7 @@ export function runSide<T>(
       settled = true;
       if (timer !== undefined) clearTimeout(timer);
       limits.signal?.removeEventListener('abort', onAbort);
-      endSpan(span, outcome, err);
+      endSpan(traced, outcome, err);
       settle();
     };
     if (limits.signal?.aborted) {
@@ -86,7 +99,14 @@ export function runSide<T>(
     let promise: Promise<T>;
     try {
       // The side's own work (embedding, a backend call) runs with the side's span active.
-      promise = context.with(trace.setSpan(context.active(), span), () => work(controller.signal));
+      if (traced) {
+        const { context, trace } = traced.api;
+        promise = context.with(trace.setSpan(context.active(), traced.span), () =>
+          work(controller.signal),
+        );
+      } else {
+        promise = work(controller.signal);
+      }
     } catch (err) {
       promise = Promise.reject(err);
     }

@@ -1,9 +1,6 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-
-/** The directory an index lives in by default, inside the root it indexes: `<root>/.codesift/index.db`. */
-export const DEFAULT_INDEX_DIR = '.codesift';
-export const INDEX_FILE = 'index.db';
+import { DEFAULT_INDEX_DIR, INDEX_FILE } from '@codesift/core';
 
 /** Where the index of `root` lives unless `--index` says otherwise. */
 export function defaultIndexPath(root: string): string {

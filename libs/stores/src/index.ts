@@ -1,4 +1,4 @@
-export { DEFAULT_INDEX_DIR, defaultIndexPath, INDEX_FILE, rootOfIndexFile } from './index-root.js';
+export { defaultIndexPath, rootOfIndexFile } from './index-root.js';
 export type { FileCommit, IndexMeta, IndexStats, LocalIndex } from './local-index.js';
 export type {
   ChunkStore,

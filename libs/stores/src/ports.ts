@@ -152,6 +152,8 @@ export interface SymbolIndex {
    * the local index has it; the cluster's symbol service does not (yet).
    */
   inFile?(path: string): Promise<SymbolInfo[]>;
+  /** inFile for several files at once (optional; the SQLite store has it): path → its symbols. */
+  inFiles?(paths: readonly string[]): Promise<Map<string, SymbolInfo[]>>;
   /** Distinct symbol names with how many symbols carry each, most frequent first. */
   vocabulary(opts?: VocabularyOptions): Promise<{ name: string; count: number }[]>;
   /**
@@ -173,6 +175,8 @@ export interface Manifest {
    * filtering the whole manifest.
    */
   all(prefix?: string): Promise<Map<string, FileRecord>>;
+  /** Every indexed path, sorted (optional: the SQLite store has it); what all() gives, without the records. */
+  paths?(): Promise<string[]>;
   /** Inserts or replaces records by path. */
   put(records: FileRecord[]): Promise<void>;
   /** Removes the records only; use LocalIndex.removeFiles to drop derived data too. */

@@ -177,6 +177,43 @@ describe('SqliteIndex as LocalIndex', () => {
     ix.close();
   });
 
+  test('manifest.paths lists what manifest.all holds, sorted', async () => {
+    const ix = openSqliteIndex(':memory:');
+    ix.setEmbedder('test', DIMS);
+    assert.deepEqual(await ix.manifest.paths!(), []);
+    ix.commitFiles([
+      fileCommit('src/b.ts', ['b']),
+      fileCommit('.github/ISSUE_TEMPLATE/bug.md', ['x']),
+    ]);
+    ix.commitFiles([fileCommit('src/a.ts', ['a'])]);
+    assert.deepEqual(await ix.manifest.paths!(), [...(await ix.manifest.all()).keys()]);
+    assert.deepEqual(await ix.manifest.paths!(), [
+      '.github/ISSUE_TEMPLATE/bug.md',
+      'src/a.ts',
+      'src/b.ts',
+    ]);
+    ix.close();
+  });
+
+  test('symbols.inFiles answers what inFile answers per path, in one call', async () => {
+    const ix = openSqliteIndex(':memory:');
+    ix.setEmbedder('test', DIMS);
+    ix.commitFiles([
+      fileCommit('src/a.ts', ['one', 'two', 'three']),
+      fileCommit('src/ab.ts', ['other']),
+      fileCommit('src/"ü" b.ts', ['x', 'y']),
+    ]);
+    const paths = ['src/ab.ts', 'src/"ü" b.ts', 'src/missing.ts', 'src/a.ts', 'src/ab.ts'];
+    const batched = await ix.symbols.inFiles!(paths);
+    assert.deepEqual(
+      [...batched.keys()],
+      ['src/ab.ts', 'src/"ü" b.ts', 'src/missing.ts', 'src/a.ts'],
+    );
+    for (const p of paths) assert.deepEqual(batched.get(p), await ix.symbols.inFile!(p), p);
+    assert.deepEqual((await ix.symbols.inFiles!([])).size, 0);
+    ix.close();
+  });
+
   test('re-committing a file replaces it: no stale chunks, vectors or symbols', async () => {
     const ix = openSqliteIndex(':memory:');
     ix.setEmbedder('test', DIMS);

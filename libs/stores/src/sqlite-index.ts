@@ -164,6 +164,9 @@ class SqliteIndex implements SqliteLocalIndex {
       async inFile(p) {
         return self.read(() => sym.inFile(p));
       },
+      async inFiles(paths) {
+        return self.read(() => sym.inFiles(paths));
+      },
       async vocabulary(opts) {
         return self.read(() => sym.vocabulary(opts));
       },
@@ -180,6 +183,9 @@ class SqliteIndex implements SqliteLocalIndex {
       },
       async all(prefix) {
         return self.read(() => files.all(prefix));
+      },
+      async paths() {
+        return self.read(() => files.paths());
       },
       async put(records) {
         self.write(() => {

@@ -31,5 +31,11 @@ if (major < 22) {
   });
   process.exit(r.status ?? 1);
 }
+// V8's compiled code for our modules and their dependencies is kept on disk
+// (Node's compile cache, under the system temp directory unless
+// NODE_COMPILE_CACHE says where): a short command such as `codesift search`
+// otherwise spends much of its start compiling the same JavaScript each run.
+const { enableCompileCache } = await import('node:module');
+enableCompileCache?.();
 const { main } = await import('../dist/main.js');
 process.exitCode = await main(process.argv.slice(2));

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_INDEX_DIR, INDEX_FILE } from '@codesift/pipeline';
+import { DEFAULT_INDEX_DIR, INDEX_FILE } from '@codesift/core';
 
 /**
  * `--index` names the database file itself (anything ending in `.db`, or an

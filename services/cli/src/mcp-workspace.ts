@@ -49,6 +49,7 @@ export function openMcpWorkspace(
         indexPath: served.indexPath,
         env: io.env,
         embedder: options.keywordOnly ? null : undefined,
+        preloadModel: true,
       }),
     jobs: createLocalIndexJobs({
       root: served.root,

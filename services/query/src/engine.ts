@@ -21,7 +21,8 @@ export async function openClusterEngine(
   symbols?: SymbolIndex,
   stores: Pick<OpenFromEnvOptions, 'connectElasticsearch'> = {},
 ): Promise<SearchEngine> {
-  const embedder = config.keywordOnly ? { embedder: null } : {};
+  // A server: the model loads at start, not on the first query.
+  const embedder = config.keywordOnly ? { embedder: null } : { preloadModel: true };
   if (config.store.kind === 'sqlite') {
     return openLocalEnginePool(
       { indexPath: config.store.indexPath, env, ...embedder },

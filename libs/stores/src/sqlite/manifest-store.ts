@@ -54,6 +54,12 @@ export class ManifestStore {
     );
   }
 
+  /** Every path, sorted: the primary key alone, several times cheaper than all() on a large index. */
+  paths(): string[] {
+    const rows = this.ctx.stmt('SELECT path FROM files ORDER BY path').all() as { path: string }[];
+    return rows.map((r) => r.path);
+  }
+
   /** Whether any path starts with `prefix` (one index seek). */
   hasUnder(prefix: string): boolean {
     return (

@@ -148,6 +148,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const engineOptions = {
     indexPath,
     env: { ...io.env },
+    // A server: the model loads at start, not on the first query.
+    preloadModel: true,
     ...(values['keyword-only'] ? { embedder: null } : {}),
   };
   // Before the engine: its search threads join the traces only if the SDK
