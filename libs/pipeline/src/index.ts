@@ -5,6 +5,13 @@ export { DEFAULT_INDEX_DIR, INDEX_FILE } from '@codesift/core';
 export { isSecretPolicy, SECRET_POLICIES, type SecretPolicy } from '@codesift/scanner';
 export { EmbedBatcher, type EmbedFn } from './batcher.js';
 export {
+  acquireIndexLock,
+  describeHolder,
+  type IndexLock,
+  type LockHolder,
+  lockFileOf,
+} from './index-lock.js';
+export {
   type IndexWatcher,
   type IndexWatchOptions,
   MAX_LISTED_PATHS,
@@ -25,6 +32,7 @@ export {
   defaultIndexPath,
   type IndexOptions,
   indexRepository,
+  rebuildPathOf,
 } from './local-runner.js';
 export { type IndexPlan, planIndex } from './plan.js';
 export type { IndexPhase, IndexProgress, IndexSummary } from './progress.js';

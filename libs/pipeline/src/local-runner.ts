@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { type Chunker, createChunker } from '@codesift/chunking';
 import {
@@ -23,10 +23,17 @@ import {
   scanFiles,
   secretPolicyFor,
 } from '@codesift/scanner';
-import { defaultIndexPath, type FileCommit, openSqliteIndex } from '@codesift/stores';
+import {
+  defaultIndexPath,
+  type FileCommit,
+  openSqliteIndex,
+  removeIndexFileSet,
+  replaceIndexFile,
+} from '@codesift/stores';
 import { EmbedBatcher } from './batcher.js';
 import { FileWriter } from './file-writer.js';
 import { excludeFromGit } from './git-exclude.js';
+import { acquireIndexLock, type LockHolder } from './index-lock.js';
 import { planIndex } from './plan.js';
 import { type PreparedFile, prepareFile } from './prepare-file.js';
 import type { IndexProgress, IndexSummary } from './progress.js';
@@ -73,6 +80,13 @@ export interface IndexOptions {
   commitEvery?: number;
   onProgress?: (p: IndexProgress) => void;
   signal?: AbortSignal;
+  /**
+   * Another indexer holds the index's lock (index-lock.ts): refuse with
+   * BUSY instead of waiting for it. Default false (wait).
+   */
+  noWait?: boolean;
+  /** Called once when this run starts waiting for another indexer's lock. */
+  onLockWait?: (holder: LockHolder, lockFile: string) => void;
 }
 
 export { defaultIndexPath } from '@codesift/stores';
@@ -87,12 +101,19 @@ export { defaultIndexPath } from '@codesift/stores';
  */
 const LLM_MODE_EMBED_BATCH = 8;
 
+/** A rebuild writes here, beside the index, and is renamed over it once complete. */
+export function rebuildPathOf(indexPath: string): string {
+  return `${indexPath}.rebuild`;
+}
+
 /**
  * Indexes `root` into a local SQLite index: scan, plan against the manifest,
  * then read -> chunk -> contextualize -> embed -> write per file. Each write
  * transaction replaces whole files and their manifest entries together, so a
  * run killed at any point leaves every file fully old or fully new, and the
- * next run picks up exactly the files that were not committed.
+ * next run picks up exactly the files that were not committed. A rebuild
+ * writes a new file and swaps it in at the end (a killed rebuild leaves the
+ * old index as it was). One run at a time holds the index's lock.
  */
 export async function indexRepository(options: IndexOptions): Promise<IndexSummary> {
   const started = performance.now();
@@ -134,12 +155,28 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
   mkdirSync(path.dirname(indexPath), { recursive: true });
   // A .codesift/ inside a git work tree stays out of `git status`.
   excludeFromGit(path.dirname(indexPath));
-  if (options.rebuild) removeIndexFiles(indexPath);
-  if (options.dropContextCache) {
-    removeIndexFiles(path.join(path.dirname(indexPath), CONTEXT_CACHE_FILE));
+  // A rebuild starts from an empty file (simpler and faster than deleting
+  // every row) that readers do not see until it is complete.
+  const writePath = options.rebuild ? rebuildPathOf(indexPath) : indexPath;
+  const lock = await acquireIndexLock(indexPath, {
+    noWait: options.noWait,
+    onWait: options.onLockWait,
+    signal,
+  });
+  let index: ReturnType<typeof openSqliteIndex>;
+  try {
+    // A rebuild killed before its swap left its file behind; the lock says nobody writes it now.
+    removeIndexFileSet(rebuildPathOf(indexPath));
+    if (options.dropContextCache) {
+      removeIndexFileSet(path.join(path.dirname(indexPath), CONTEXT_CACHE_FILE));
+    }
+    index = openSqliteIndex(writePath, { create: true });
+  } catch (err) {
+    lock.release();
+    throw err;
   }
-  const index = openSqliteIndex(indexPath, { create: true });
   let contextCache: ContextCache | undefined;
+  let complete = false;
   try {
     index.setEmbedder(embedder?.name ?? null, embedder?.dimensions ?? null);
     index.setRoot(root);
@@ -272,6 +309,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
 
     const stats = index.stats();
     const indexSeconds = tracker.indexSeconds();
+    complete = true;
     tracker.phase('done');
     return {
       root,
@@ -302,8 +340,16 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
       context: tally.summary(),
     };
   } finally {
-    index.close();
-    contextCache?.close();
+    try {
+      contextCache?.close();
+      index.close();
+      if (writePath !== indexPath) {
+        if (complete) replaceIndexFile(writePath, indexPath);
+        else removeIndexFileSet(writePath);
+      }
+    } finally {
+      lock.release();
+    }
   }
 }
 
@@ -379,11 +425,6 @@ function countSkips(
   const out: Partial<Record<SkipReason, number>> = {};
   for (const s of skipped) out[s.reason] = (out[s.reason] ?? 0) + 1;
   return out;
-}
-
-/** A rebuild starts from an empty file: simpler and faster than deleting every row. Also drops a SQLite cache. */
-function removeIndexFiles(indexPath: string): void {
-  for (const suffix of ['', '-wal', '-shm']) rmSync(indexPath + suffix, { force: true });
 }
 
 function round(n: number): number {

@@ -100,7 +100,8 @@ export async function openLocalEngine(options: LocalEngineOptions): Promise<Sear
     });
   }
   checkSettings(options);
-  const index = openSqliteIndex(indexPath, { readonly: true });
+  // Every page checked once per file state: damage no query reaches is still an error.
+  const index = openSqliteIndex(indexPath, { readonly: true, verify: true });
   try {
     return await createEngine(localSearchIndex(index, indexPath), options, true);
   } catch (err) {

@@ -94,7 +94,11 @@ export async function retrieve(
     if (isCodesiftError(kw.error) && kw.error.code === 'INDEX_CORRUPT') throw kw.error;
     degraded.push(`keyword: ${kw.reason}`);
   }
-  if (vec && !vec.ok) degraded.push(`vector: ${vec.reason}`);
+  if (vec && !vec.ok) {
+    // A damaged index is an error on either side, never a half answer.
+    if (isCodesiftError(vec.error) && vec.error.code === 'INDEX_CORRUPT') throw vec.error;
+    degraded.push(`vector: ${vec.reason}`);
+  }
   const keyword = kw.ok ? kw.value : null;
   const vector = vec?.ok ? vec.value.hits : null;
   if (keyword === null && vector === null) {

@@ -20,12 +20,15 @@ export type {
   VectorRecord,
   VocabularyOptions,
 } from './ports.js';
+export { REBUILD_HINT } from './sqlite/corruption.js';
+export { removeIndexFileSet, replaceIndexFile } from './sqlite/replace-file.js';
 export {
   BM25_WEIGHTS,
   COMMON_TERM_RATIO,
   HNSW_DEFAULTS,
   type HnswOptions,
   hnswPaths,
+  type IntegrityReport,
   KEYWORD_POSTINGS_BUDGET,
   MAX_KEYWORD_TERMS,
   type OpenSqliteIndexOptions,

@@ -32,6 +32,7 @@ import { countCooccurrence } from './sqlite/cooccurrence.js';
 import { checkHeader, corrupt, guard, isCorruptionError } from './sqlite/corruption.js';
 import { FileTextStore } from './sqlite/file-text-store.js';
 import type { HnswOptions } from './sqlite/hnsw-cache.js';
+import { checkIntegrity, type IntegrityReport } from './sqlite/integrity.js';
 import { KeywordStore } from './sqlite/keyword-store.js';
 import { ManifestStore } from './sqlite/manifest-store.js';
 import {
@@ -46,8 +47,10 @@ import {
 import { countRows, type Db, type SqliteContext, StatementCache } from './sqlite/sql.js';
 import { SymbolStore } from './sqlite/symbol-store.js';
 import { type VectorIndexState, VectorStore } from './sqlite/vector-store.js';
+import { verifyPages } from './sqlite/verified-stamp.js';
 
 export { HNSW_DEFAULTS, type HnswOptions, hnswPaths } from './sqlite/hnsw-cache.js';
+export type { IntegrityReport } from './sqlite/integrity.js';
 export {
   COMMON_TERM_RATIO,
   KEYWORD_POSTINGS_BUDGET,
@@ -68,6 +71,12 @@ export interface OpenSqliteIndexOptions {
   create?: boolean;
   /** HNSW graph settings, or false to always search vectors exactly. */
   hnsw?: HnswOptions | false;
+  /**
+   * Check every page when this file state was not seen to pass before
+   * (sqlite/verified-stamp.ts): a search must not answer from a damaged
+   * index. Default false.
+   */
+  verify?: boolean;
 }
 
 /** Where the local index lives for a root: `<root>/.codesift/index.db`. */
@@ -81,6 +90,8 @@ export interface SqliteLocalIndex extends LocalIndex {
    * FTS segments after large writes. close() does this too for a writer.
    */
   flushVectorIndex(): void;
+  /** Checks every page and the agreement between the stores (sqlite/integrity.ts); never throws for damage. */
+  checkIntegrity(): IntegrityReport;
 }
 
 class SqliteIndex implements SqliteLocalIndex {
@@ -399,6 +410,17 @@ class SqliteIndex implements SqliteLocalIndex {
     });
   }
 
+  checkIntegrity(): IntegrityReport {
+    this.ensureOpen();
+    let embedder: string | null = null;
+    try {
+      embedder = readMeta(this.ctx).embedder;
+    } catch {
+      // Reported by the page check below.
+    }
+    return checkIntegrity(this.ctx, embedder, () => this.db.transaction(() => this.vec.state())());
+  }
+
   stats(): IndexStats {
     return this.read(() => {
       let bytes = 0;
@@ -479,6 +501,7 @@ export function openSqliteIndex(file: string, opts: OpenSqliteIndexOptions = {})
         .prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")
         .all() as { name: string }[];
       if (tables.some((t) => t.name === 'meta')) {
+        if (opts.verify && !inMemory) verifyPages(handle, file);
         checkVersions(handle, file);
         if (!readonly) addColumns(handle);
       } else if (tables.length > 0) {

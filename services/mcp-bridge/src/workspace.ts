@@ -66,6 +66,11 @@ export interface LocalWorkspace {
     onStatus?: (s: IndexJobStatus) => void,
     signal?: AbortSignal,
   ): Promise<IndexJobStatus>;
+  /**
+   * Opens the index anew and swaps the engine (searches in flight finish on
+   * the old one): another process replaced the file (a rebuild).
+   */
+  reopen(): Promise<void>;
   /** Deletes the index files (returns those removed); refused (BUSY) while a job runs. */
   clear(): Promise<string[]>;
   /** Cancels a running job and closes the engine. */
@@ -199,6 +204,15 @@ export async function openLocalWorkspace(options: LocalWorkspaceOptions): Promis
       if (!signal?.aborted) await settled.get(jobId);
       if (!last) throw new CodesiftError('INVALID_ARGUMENT', `no index job with id '${jobId}'`);
       return last;
+    },
+    async reopen() {
+      if (real === null || closing) return;
+      try {
+        const next = await openReal();
+        if (await slot.swap(next.engine)) useReal(next);
+      } catch (err) {
+        log(`could not open the replaced index: ${errorMessage(err)}`);
+      }
     },
     async clear() {
       const running = await active();

@@ -3,14 +3,17 @@ import { checkRepositoryName, errorMessage } from '@codesift/core';
 import { createEmbedderFromEnv } from '@codesift/models';
 import {
   defaultIndexPath,
+  describeHolder,
   type IndexSummary,
   indexRepository,
   isSecretPolicy,
   SECRET_POLICIES,
   type SecretPolicy,
 } from '@codesift/pipeline';
+import { checkIndexCommand } from '../check-index.js';
 import { HELP_OPTION, type OptionSpecs, optionHelp, parseCommandLine } from '../command-line.js';
 import { llmForIndex } from '../context-mode.js';
+import { resolveIndexPath } from '../engine-from-args.js';
 import { existingDirectory } from '../existing-directory.js';
 import { indexFileFromOption } from '../index-location.js';
 import { type CliIO, EXIT, UsageError } from '../io.js';
@@ -38,6 +41,14 @@ const OPTIONS = {
   rebuild: {
     type: 'boolean',
     help: 'discard the existing index and index everything (LLM contexts cached in contexts.db are kept)',
+  },
+  check: {
+    type: 'boolean',
+    help: 'check the index instead of indexing: every page (SQLite integrity_check), the keyword index and the vector tables; exit 1 with the problems when damaged',
+  },
+  'no-wait': {
+    type: 'boolean',
+    help: 'when another indexer is writing this index, exit 1 at once instead of waiting for it',
   },
   'drop-context-cache': {
     type: 'boolean',
@@ -78,10 +89,16 @@ const OPTIONS = {
 } as const satisfies OptionSpecs;
 
 export const help = `Usage: codesift index [options] <dir>
+       codesift index --check [--index <path>] [<dir>]
        codesift index --remote <nats-url> --repository <name> --remove
 
 Indexes a directory into a local index (default <dir>/.codesift/). A second
 run only re-processes files that changed, and removes deleted ones.
+--rebuild writes a new index file beside the old one and swaps it in when
+complete: until then (and if the run is killed) searches read the old index.
+One indexer writes an index at a time (index.db.lock names its pid and host;
+a lock whose process is gone is taken over): a second one, and the watch of
+codesift watch, serve and mcp, waits for it; with --no-wait it exits 1.
 
 Options:
 ${optionHelp(OPTIONS)}
@@ -172,6 +189,18 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     }
     return removeRepository(values.remote, repositoryOption(values.repository)!, values, io);
   }
+  if (values.check) {
+    if (values.remote !== undefined) {
+      throw new UsageError('--check reads a local index: it does not apply with --remote');
+    }
+    if (positionals.length > 1) throw new UsageError('--check takes at most one <dir>');
+    const dir = positionals[0];
+    const indexPath =
+      values.index !== undefined || dir === undefined
+        ? resolveIndexPath(values.index, io)
+        : defaultIndexPath(path.resolve(io.cwd, dir));
+    return checkIndexCommand(indexPath, values.json, io);
+  }
   if (positionals.length !== 1) {
     throw new UsageError(
       positionals.length === 0 ? 'missing <dir> to index' : 'index takes exactly one <dir>',
@@ -250,6 +279,11 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       extraIgnore: values.ignore,
       ...(secrets === undefined ? {} : { secrets }),
       llm,
+      noWait: values['no-wait'],
+      onLockWait: (holder, lockFile) =>
+        io.stderr.write(
+          `waiting: index ${indexPath} is being written by ${describeHolder(holder)} (${lockFile})\n`,
+        ),
       onProgress: (p) => view.update(p),
     });
   } finally {

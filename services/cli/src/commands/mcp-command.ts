@@ -10,6 +10,7 @@ import {
 import type { SearchEngine } from '@codesift/search';
 import { startTelemetry } from '@codesift/telemetry';
 import { HELP_OPTION, type OptionSpecs, optionHelp, parseCommandLine } from '../command-line.js';
+import { followIndexFile } from '../follow-index-file.js';
 import { type CliIO, EXIT, UsageError } from '../io.js';
 import { openMcpWorkspace, resolveServedIndex } from '../mcp-workspace.js';
 import { untilStopSignal } from '../until-signal.js';
@@ -169,11 +170,16 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       io,
     );
     if (!workspace.hasIndex()) log(`${served.root} is not indexed yet (${indexPath})`);
+    // A rebuild by another process (codesift index --rebuild) is a new file under the same path.
+    const stopFollowing = followIndexFile(served.indexPath, () => void workspace.reopen());
     return {
       engine: workspace.engine,
       workspace,
       options: { workspace },
-      close: () => workspace.close(),
+      close: () => {
+        stopFollowing();
+        return workspace.close();
+      },
     };
   };
   // A no-op unless OTEL_* or CODESIFT_METRICS_PORT ask for traces or metrics.

@@ -21,6 +21,7 @@ import { type SearchEngine, swappableEngine } from '@codesift/search';
 import { startTelemetry } from '@codesift/telemetry';
 import { HELP_OPTION, type OptionSpecs, optionHelp, parseCommandLine } from '../command-line.js';
 import { resolveIndexPath } from '../engine-from-args.js';
+import { followIndexFile } from '../follow-index-file.js';
 import { type CliIO, EXIT, UsageError } from '../io.js';
 import { WATCH_KEEP_EMBEDDER_MS, watchForServer } from '../server-watch.js';
 
@@ -220,7 +221,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     token,
     ...(root && scanRoots ? { indexRoots: { scanRoots, defaultRoot: root } } : {}),
   });
+  // A rebuild by another process (codesift index --rebuild) is a new file under the same path.
+  const stopFollowing = followIndexFile(indexPath, () => void engines.reopen());
   const closeAll = async () => {
+    stopFollowing();
     await server.shutdown({ graceMs: GRACE_MS });
     const watchStopped = watcher?.close();
     await jobs?.close();

@@ -4,6 +4,7 @@ import { errorMessage } from '@codesift/core';
 import { createEmbedderFromEnv, type Embedder } from '@codesift/models';
 import {
   defaultIndexPath,
+  describeHolder,
   type IndexSummary,
   indexRepository,
   type WatchBatch,
@@ -100,6 +101,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       llm,
       extraIgnore: values.ignore,
       signal: stop.signal,
+      // Another indexer (a `codesift index` run) holds the index: this batch runs after it.
+      onLockWait: (holder) =>
+        values.quiet || io.stderr.write(`waiting for the indexer ${describeHolder(holder)}\n`),
       ...(change.files ? { only: change.files } : {}),
     });
 
