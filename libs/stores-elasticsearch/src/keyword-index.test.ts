@@ -349,15 +349,18 @@ describe('search', () => {
             { terms: { language: ['typescript', 'python'] } },
             {
               bool: {
-                should: [{ prefix: { path: 'src/' } }, { prefix: { path: 'docs/' } }],
+                should: [
+                  { prefix: { path: { value: 'src/' } } },
+                  { prefix: { path: { value: 'docs/' } } },
+                ],
                 minimum_should_match: 1,
               },
             },
           ],
-          must_not: [{ prefix: { path: 'src/gen/' } }],
+          must_not: [{ prefix: { path: { value: 'src/gen/' } } }],
         },
       },
-      _source: ['id', 'path', 'language', 'start_line', 'end_line', 'symbol', 'kind'],
+      _source: { includes: ['id', 'path', 'language', 'start_line', 'end_line', 'symbol', 'kind'] },
       track_total_hits: false,
     });
   });

@@ -56,7 +56,10 @@ export function staleChunksQuery(files: readonly StaleChunks[]): estypes.QueryDs
   return {
     bool: {
       should: files.map((f) => {
-        const clause: estypes.QueryDslBoolQuery = { filter: [{ term: { path: f.path } }] };
+        const clause: estypes.QueryDslBoolQuery = {
+          // The long form: the published spec has no shorthand `term: {field: value}`.
+          filter: [{ term: { path: { value: f.path } } }],
+        };
         if (f.keep.length > 0) clause.must_not = [{ ids: { values: [...new Set(f.keep)] } }];
         return { bool: clause };
       }),

@@ -120,7 +120,7 @@ export class ElasticsearchManifest implements Manifest {
           size: PAGE,
           sort: [{ path: 'asc' }],
           track_total_hits: false,
-          ...(prefix === '' ? {} : { query: { prefix: { path: prefix } } }),
+          ...(prefix === '' ? {} : { query: { prefix: { path: { value: prefix } } } }),
           ...(after ? { search_after: after } : {}),
         }),
       );
@@ -140,7 +140,7 @@ export class ElasticsearchManifest implements Manifest {
         size: 1,
         _source: false,
         track_total_hits: false,
-        query: { prefix: { path: prefix } },
+        query: { prefix: { path: { value: prefix } } },
       }),
     );
     return res.hits.hits.length > 0;

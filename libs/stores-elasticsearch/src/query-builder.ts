@@ -63,12 +63,13 @@ export function filterClauses(filter: SearchFilter | undefined): {
   if (filter.pathPrefixes?.length) {
     out.filter.push({
       bool: {
-        should: filter.pathPrefixes.map((p) => ({ prefix: { path: p } })),
+        should: filter.pathPrefixes.map((p) => ({ prefix: { path: { value: p } } })),
         minimum_should_match: 1,
       },
     });
   }
-  for (const p of filter.excludePathPrefixes ?? []) out.must_not.push({ prefix: { path: p } });
+  for (const p of filter.excludePathPrefixes ?? [])
+    out.must_not.push({ prefix: { path: { value: p } } });
   return out;
 }
 
@@ -89,7 +90,7 @@ export function buildSearch(
   return {
     size: limit,
     query: { bool },
-    _source: [...HIT_SOURCE],
+    _source: { includes: [...HIT_SOURCE] },
     // Totals cost a full count of the matches; nobody reads them.
     track_total_hits: false,
   };

@@ -148,11 +148,11 @@ describe('stale chunk deletion', () => {
           should: [
             {
               bool: {
-                filter: [{ term: { path: 'src/a.ts' } }],
+                filter: [{ term: { path: { value: 'src/a.ts' } } }],
                 must_not: [{ ids: { values: ['a1', 'a2'] } }],
               },
             },
-            { bool: { filter: [{ term: { path: 'src/gone.ts' } }] } },
+            { bool: { filter: [{ term: { path: { value: 'src/gone.ts' } } }] } },
           ],
           minimum_should_match: 1,
         },

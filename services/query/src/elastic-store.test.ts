@@ -2,7 +2,7 @@
 // in-memory Elasticsearch behind the official client mock, the loopback
 // fake Qdrant. The service starts before any writer created the stores and
 // waits; once the writer has committed, Search over gRPC answers from them.
-// (Scores are the fake's term counts, not BM25: this checks the wiring.)
+// (Scores are the fake's BM25 over its own docs, close to a real server's.)
 // With a fake model, the LLM rewrite's vocabulary comes from the symbol
 // service over NATS.
 import assert from 'node:assert/strict';

@@ -6,10 +6,12 @@
  * count, search, stats) with the query clauses they use (bool, term, terms,
  * prefix, ids). A request or clause it does not know fails the test.
  *
- * Scoring is NOT BM25: a `term` on a text field scores its term frequency
- * times the boosts. Enough to check that the engine's wiring over these
- * stores works; ranking quality on a real server is the contract suites'
- * job (ES_URL).
+ * A `term` on a text field scores BM25 as one Lucene shard does (k1 1.2,
+ * b 0.75, idf and average length over the index's docs holding the field),
+ * times the boosts; bool sums its clauses. Lucene's lossy one-byte length
+ * encoding is not reproduced, so scores are close to a real server's, not
+ * equal: a test comparing near-ties must not rely on them. Every request
+ * is checked against the published specification first (mockedClient).
  */
 
 import { mockedClient, responseError } from '@codesift/stores-elasticsearch/testing';
@@ -47,8 +49,56 @@ function field(doc: Source, name: string): unknown {
   return v;
 }
 
+const BM25_K1 = 1.2;
+const BM25_B = 0.75;
+
+function tokens(doc: Source, name: string): string[] {
+  return String(field(doc, name) ?? '')
+    .split(' ')
+    .filter((w) => w !== '')
+    .map((w) => w.toLowerCase());
+}
+
+/** Lucene's BM25 over one index's docs; per-field statistics are gathered on first use. */
+class Bm25 {
+  private readonly fields = new Map<
+    string,
+    { docs: number; length: number; df: Map<string, number> }
+  >();
+
+  constructor(private readonly docs: () => Iterable<Source>) {}
+
+  private stats(name: string) {
+    let f = this.fields.get(name);
+    if (!f) {
+      f = { docs: 0, length: 0, df: new Map() };
+      for (const doc of this.docs()) {
+        const t = tokens(doc, name);
+        if (t.length === 0) continue;
+        f.docs++;
+        f.length += t.length;
+        for (const w of new Set(t)) f.df.set(w, (f.df.get(w) ?? 0) + 1);
+      }
+      this.fields.set(name, f);
+    }
+    return f;
+  }
+
+  /** null when the doc's field lacks the term. */
+  score(name: string, term: string, doc: Source): number | null {
+    const t = tokens(doc, name);
+    const tf = t.filter((w) => w === term).length;
+    if (tf === 0) return null;
+    const f = this.stats(name);
+    const n = f.df.get(term) ?? 0;
+    const idf = Math.log(1 + (f.docs - n + 0.5) / (n + 0.5));
+    const norm = BM25_K1 * (1 - BM25_B + (BM25_B * t.length) / (f.length / f.docs));
+    return (idf * tf) / (tf + norm);
+  }
+}
+
 /** The score of `doc` for `q`, or null when it does not match. */
-function score(q: Query, id: string, doc: Source): number | null {
+function score(q: Query, id: string, doc: Source, bm25: Bm25): number | null {
   const [kind, spec] = Object.entries(q)[0] ?? [];
   const s = spec as Record<string, unknown>;
   switch (kind) {
@@ -56,19 +106,19 @@ function score(q: Query, id: string, doc: Source): number | null {
       return 1;
     case 'bool': {
       for (const f of list(s.filter as Query | Query[]))
-        if (score(f, id, doc) === null) return null;
+        if (score(f, id, doc, bm25) === null) return null;
       for (const f of list(s.must_not as Query | Query[]))
-        if (score(f, id, doc) !== null) return null;
+        if (score(f, id, doc, bm25) !== null) return null;
       let total = 0;
       for (const f of list(s.must as Query | Query[])) {
-        const v = score(f, id, doc);
+        const v = score(f, id, doc, bm25);
         if (v === null) return null;
         total += v;
       }
       const should = list(s.should as Query | Query[]);
       let matched = 0;
       for (const f of should) {
-        const v = score(f, id, doc);
+        const v = score(f, id, doc, bm25);
         if (v !== null) {
           matched++;
           total += v;
@@ -84,10 +134,8 @@ function score(q: Query, id: string, doc: Source): number | null {
       const boost = (typeof t === 'object' && t !== null && (t as { boost?: number }).boost) || 1;
       const v = field(doc, name);
       if (name.startsWith('terms.')) {
-        const tf = String(v ?? '')
-          .split(' ')
-          .filter((w) => w.toLowerCase() === value).length;
-        return tf > 0 ? tf * boost : null;
+        const s = bm25.score(name, String(value), doc);
+        return s === null ? null : s * boost;
       }
       return v === value ? boost : null;
     }
@@ -115,7 +163,10 @@ function pick(doc: Source, fields: readonly string[] | undefined): Source {
 function sourceFields(p: MockPattern, body?: { _source?: unknown }): string[] | undefined {
   const q = p.querystring?._source;
   if (typeof q === 'string') return q.split(',');
-  return Array.isArray(body?._source) ? (body._source as string[]) : undefined;
+  const source = body?._source;
+  if (Array.isArray(source)) return source as string[];
+  const includes = (source as { includes?: unknown } | undefined)?.includes;
+  return Array.isArray(includes) ? (includes as string[]) : undefined;
 }
 
 export function startFakeElasticsearch(): FakeElasticsearch {
@@ -226,8 +277,9 @@ export function startFakeElasticsearch(): FakeElasticsearch {
     if (!ix) return notFound(name!);
     const q = (p.body as { query: Query }).query;
     let deleted = 0;
-    for (const [id, d] of ix.docs) {
-      if (score(q, id, d.source) !== null) {
+    const bm25 = new Bm25(() => [...ix.docs.values()].map((d) => d.source));
+    for (const [id, d] of [...ix.docs]) {
+      if (score(q, id, d.source, bm25) !== null) {
         ix.docs.delete(id);
         deleted++;
       }
@@ -248,11 +300,12 @@ export function startFakeElasticsearch(): FakeElasticsearch {
       size?: number;
       sort?: Record<string, 'asc' | 'desc'>[];
       search_after?: unknown[];
-      _source?: string[];
+      _source?: unknown;
     };
     const fields = sourceFields(p, body);
+    const bm25 = new Bm25(() => [...ix.docs.values()].map((d) => d.source));
     let hits = [...ix.docs].flatMap(([id, d]) => {
-      const s = score(body.query ?? { match_all: {} }, id, d.source);
+      const s = score(body.query ?? { match_all: {} }, id, d.source, bm25);
       return s === null ? [] : [{ id, source: d.source, score: s }];
     });
     const sortField = body.sort ? Object.keys(body.sort[0]!)[0]! : undefined;

@@ -1,1 +1,9 @@
-export { type MockedClient, mockedClient, type Reply, responseError } from './mock-client.js';
+export {
+  ES_SPEC_FILE,
+  elasticsearchValidator,
+  type MockedClient,
+  mockedClient,
+  type Reply,
+  responseError,
+  specViolation,
+} from './mock-client.js';

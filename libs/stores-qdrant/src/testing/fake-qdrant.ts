@@ -40,7 +40,7 @@ export interface FakeCollection {
 }
 
 export interface FakeQdrantOptions {
-  /** Default: loadValidator() (published spec if QDRANT_OPENAPI_SPEC is set). */
+  /** Default: loadValidator() (the published spec; QDRANT_OPENAPI_SPEC overrides its path). */
   validator?: RequestValidator;
   /**
    * Refuse filters on fields without a payload index, as Qdrant's strict mode

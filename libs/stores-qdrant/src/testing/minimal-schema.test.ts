@@ -1,17 +1,21 @@
 /**
- * The hand-written schema subset must judge requests as the published spec does,
- * so tests without the spec still mean something. Needs QDRANT_OPENAPI_SPEC
- * (docs/redoc/master/openapi.json of github.com/qdrant/qdrant).
+ * The hand-written schema subset (the operations the adapter may use) must
+ * judge requests as the published spec does. The published spec is required
+ * (../shared/specs, or QDRANT_OPENAPI_SPEC): without it these tests fail.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { publishedSpecPath } from '@codesift/stores/openapi-testing';
 import { MINIMAL_QDRANT_OPENAPI } from './minimal-schema.js';
-import { createValidator, loadValidator, type OpenApiDoc } from './openapi-validator.js';
+import {
+  createValidator,
+  loadValidator,
+  type OpenApiDoc,
+  type OpenApiParameter,
+  QDRANT_SPEC_FILE,
+} from './openapi-validator.js';
 
-const spec = process.env.QDRANT_OPENAPI_SPEC;
-const skip = spec
-  ? false
-  : 'set QDRANT_OPENAPI_SPEC to the published Qdrant openapi.json to compare';
+const spec = publishedSpecPath(QDRANT_SPEC_FILE, process.env.QDRANT_OPENAPI_SPEC);
 
 const id = '8c5a5f3e-1d2b-5c3d-8e4f-0a1b2c3d4e5f';
 const filter = {
@@ -191,7 +195,7 @@ const SAMPLES: [string, string, string, unknown, boolean][] = [
   ['POST', '/collections/c/points/delete', '', { filter: { must: [{ has_id: ['x'] }] } }, false],
 ];
 
-test('hand-written schemas judge sample requests as the published spec does', { skip }, () => {
+test('hand-written schemas judge sample requests as the published spec does', () => {
   const published = loadValidator(spec);
   const minimal = createValidator(MINIMAL_QDRANT_OPENAPI, 'hand-written', false);
   const disagreements: string[] = [];
@@ -213,17 +217,18 @@ test('hand-written schemas judge sample requests as the published spec does', { 
   assert.deepEqual(disagreements, []);
 });
 
-test('every hand-written operation exists in the published spec with the same parameters', {
-  skip,
-}, async () => {
+test('every hand-written operation exists in the published spec with the same parameters', async () => {
   const { readFileSync } = await import('node:fs');
-  const doc = JSON.parse(readFileSync(spec as string, 'utf8')) as OpenApiDoc;
+  const doc = JSON.parse(readFileSync(spec, 'utf8')) as OpenApiDoc;
   for (const [path, item] of Object.entries(MINIMAL_QDRANT_OPENAPI.paths)) {
     for (const [method, op] of Object.entries(item)) {
       const theirs = doc.paths[path]?.[method];
       assert.ok(theirs, `${method.toUpperCase()} ${path} is in the published spec`);
       assert.equal(theirs.operationId, op.operationId);
-      const names = (o: typeof op) => (o.parameters ?? []).map((p) => `${p.in}:${p.name}`).sort();
+      const names = (o: typeof op) =>
+        (o.parameters ?? [])
+          .map((p) => `${(p as OpenApiParameter).in}:${(p as OpenApiParameter).name}`)
+          .sort();
       assert.deepEqual(names(op), names(theirs), `parameters of ${op.operationId}`);
       assert.equal(
         Boolean(op.requestBody),

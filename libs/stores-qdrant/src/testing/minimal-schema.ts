@@ -1,14 +1,13 @@
 /**
  * A hand-written OpenAPI 3.0 description of exactly the Qdrant operations the
- * adapter calls, and of only the request shapes it sends, so the fake server
- * validates requests even where the published spec is not at hand. Written from
- * reading Qdrant's API (same operation ids, parameter names and constraints);
- * minimal-schema.test.ts checks it against the published spec when
- * QDRANT_OPENAPI_SPEC is set, so drift shows up in development.
+ * adapter calls, and of only the request shapes it sends: the record of what
+ * the adapter relies on. Written from reading Qdrant's API (same operation
+ * ids, parameter names and constraints); minimal-schema.test.ts checks it
+ * against the published spec (required), so drift fails the tests. The fake
+ * server validates against the published spec itself.
  *
  * Anything outside that subset (named vectors, other match kinds, batch upserts...)
- * is refused here even where Qdrant would accept it: the adapter must not use it
- * untested.
+ * is refused by it even where Qdrant would accept it.
  */
 import type { OpenApiDoc, OpenApiParameter } from './openapi-validator.js';
 
