@@ -89,6 +89,7 @@ export const ENV_READS = [
   /\benv\??\.([A-Z][A-Z0-9_]*)\b/g, // process.env.X, env.X, io.env?.X
   /\benv\[\s*['"]([A-Z][A-Z0-9_]*)['"]\s*\]/g, // env['X']
   /\(\s*env\s*,\s*['"]([A-Z][A-Z0-9_]*)['"]/g, // helper(env, 'X', ...)
+  /\b[A-Z][A-Z0-9_]*_ENV\s*=\s*['"]([A-Z][A-Z0-9_]*)['"]/g, // SCAN_ROOTS_ENV = 'X', read as env[SCAN_ROOTS_ENV]
 ];
 
 /** Environment variables read anywhere in the libs' and services' (non-test) sources. */
