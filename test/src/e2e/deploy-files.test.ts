@@ -167,6 +167,7 @@ describe('deployment files match the code', () => {
       'PodDisruptionBudget/query',
       'PodDisruptionBudget/mcp',
       'NetworkPolicy/default-deny-ingress',
+      'NetworkPolicy/metrics',
       'StatefulSet/nats',
     ]) {
       assert.ok(kinds.includes(k), `renders ${k}`);
@@ -308,6 +309,27 @@ describe('deployment files match the code', () => {
     assert.ok(
       composeProblems(unknownLlmKey, facts, payloads).some((p) => p.includes('CODESIFT_LLM_MODLE')),
     );
+    const badMetricsPort = copy();
+    badMetricsPort.services.writer.environment.CODESIFT_METRICS_PORT = 'metrics';
+    assert.ok(
+      composeProblems(badMetricsPort, facts, payloads).some((p) =>
+        p.includes("CODESIFT_METRICS_PORT is not a port: 'metrics'"),
+      ),
+    );
+    // The operator policy on the real files: every stage and query keep their
+    // metrics port on the network, reachable by the scraper only.
+    const metricsUnexposed = copy();
+    delete metricsUnexposed.services.scanner.expose;
+    assert.ok(
+      composePolicyProblems(metricsUnexposed).some((p) =>
+        p.includes('scanner: metrics port 9464 is not in expose'),
+      ),
+    );
+    const metricsPublished = copy();
+    metricsPublished.services.query.ports.push('9464:9464');
+    assert.ok(
+      composePolicyProblems(metricsPublished).some((p) => p.includes('publishes metrics port')),
+    );
     const symbolsOffVolume = copy();
     symbolsOffVolume.services.symbols.volumes = [];
     assert.ok(
@@ -320,6 +342,26 @@ describe('deployment files match the code', () => {
       ...k8s,
       docs: edit(structuredClone(k8s.docs)),
     });
+    const noScraperPolicy = k8sWith((docs) =>
+      docs.filter((d) => !(d.kind === 'NetworkPolicy' && d.metadata.name === 'metrics')),
+    );
+    const unscraped = k8sPolicyProblems(noScraperPolicy, kustomizeImages(k8s));
+    for (const w of [
+      'scanner',
+      'chunker',
+      'contextualizer',
+      'embedder',
+      'writer',
+      'symbols',
+      'query',
+    ]) {
+      assert.ok(
+        unscraped.includes(
+          `${w}: no NetworkPolicy admits namespace monitoring to metrics port 9464`,
+        ),
+        JSON.stringify(unscraped),
+      );
+    }
     const wrongStream = k8sWith((docs) => {
       for (const d of docs) {
         if (d.kind === 'ScaledObject') d.spec.triggers[0].metadata.stream = 'CODESIFT_WORK_FILES';

@@ -9,6 +9,7 @@ import {
   LLM_MODEL_KEY,
   LLM_STAGES,
   llmStageProblems,
+  metricsProblems,
   OTLP_HTTP_PORT,
   type StoreSettings,
 } from './facts.js';
@@ -126,6 +127,7 @@ export function composeProblems(compose: Yaml, facts: CodeFacts, payloads: NatsP
     const isQuery = argv[0] === 'codesift-query';
     const isMcp = argv[0] === 'codesift' && argv[1] === 'mcp';
     if (!isQuery && !isMcp && published.length) problems.push(`${name}: a worker publishes ports`);
+    problems.push(...metricsProblems(name, env, facts));
     // Traces: OTLP/HTTP to Jaeger (or a collector) of this file.
     const otel = tryRead(problems, name, () => facts.readTelemetryConfig(name, env));
     if (otel && !otel.enabled) problems.push(`${name}: exports no traces (${otel.reason})`);

@@ -50,6 +50,8 @@ export interface CodeFacts {
   readQueryConfig: (env: NodeJS.ProcessEnv) => { store: StoreSettings };
   /** readTelemetryConfig (@codesift/telemetry): whether and where a service exports traces. */
   readTelemetryConfig: (service: string, env: NodeJS.ProcessEnv) => TelemetryFacts;
+  /** readMetricsConfig (@codesift/telemetry): where a service serves Prometheus metrics; throws on a bad port. */
+  readMetricsConfig: (service: string, env: NodeJS.ProcessEnv) => MetricsFacts | undefined;
   /** Major version of the Elasticsearch client the stores use: the server must be the same major. */
   esClientMajor: number;
   /** The largest file the scanner reads (DEFAULT_MAX_FILE_BYTES); one message must carry it. */
@@ -67,6 +69,10 @@ export interface TelemetryFacts {
   reason?: string;
   protocol?: string;
   tracesUrl?: string;
+}
+
+export interface MetricsFacts {
+  prometheus?: { host: string; port: number };
 }
 
 /** The port OTLP/HTTP receivers (Jaeger, the OTel collector) listen on, per the OTLP spec. */
@@ -218,6 +224,7 @@ export async function codeFacts(dir: string): Promise<CodeFacts> {
     storeEnvKeys,
     readQueryConfig: query.readQueryConfig,
     readTelemetryConfig: telemetry.readTelemetryConfig,
+    readMetricsConfig: telemetry.readMetricsConfig,
     esClientMajor: Number(esClient.version.split('.')[0]),
     scannerMaxFileBytes: scanner.DEFAULT_MAX_FILE_BYTES,
     llmEnvKeys: await keysRead((env) => resolveLlmConfig(env), { CODESIFT_LLM_MODEL: 'm' }),
@@ -257,6 +264,25 @@ export function llmStageProblems(
 }
 
 export const LLM_MODEL_KEY = 'CODESIFT_LLM_MODEL';
+
+/** A metrics port the file sets is one the code serves /metrics on, where it says. */
+export function metricsProblems(name: string, env: NodeJS.ProcessEnv, facts: CodeFacts): string[] {
+  const raw = env.CODESIFT_METRICS_PORT;
+  if (raw === undefined) return [];
+  let served: MetricsFacts['prometheus'];
+  try {
+    served = facts.readMetricsConfig(name, env)?.prometheus;
+  } catch (err) {
+    return [`${name}: ${errorMessage(err)}`];
+  }
+  const host = env.CODESIFT_METRICS_HOST;
+  if (served?.port !== Number(raw) || (host !== undefined && served.host !== host)) {
+    return [
+      `${name}: CODESIFT_METRICS_PORT=${raw} but the code serves metrics at ${JSON.stringify(served)}`,
+    ];
+  }
+  return [];
+}
 
 /** Stages whose replica count KEDA owns, each scaled on its own queue's depth. */
 export const SCALED_STAGES = ['embedder', 'contextualizer'] as const;

@@ -11,6 +11,7 @@ import {
   LLM_MODEL_KEY,
   LLM_STAGES,
   llmStageProblems,
+  metricsProblems,
   OTLP_HTTP_PORT,
   SCALED_STAGES,
   type StoreSettings,
@@ -185,6 +186,7 @@ export function k8sProblems(k8s: K8s, facts: CodeFacts, payloads: NatsPayloads):
         problems.push(`${name}: NATS_URL ${env.NATS_URL} is not a Service on ${facts.natsPort}`);
       }
     }
+    problems.push(...metricsProblems(name, stringEnv(env), facts));
     // Traces: OTLP/HTTP to the cluster's collector.
     const otel = tryRead(problems, name, () => facts.readTelemetryConfig(name, stringEnv(env)));
     if (otel && !otel.enabled) problems.push(`${name}: exports no traces (${otel.reason})`);

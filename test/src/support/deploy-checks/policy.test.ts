@@ -7,6 +7,7 @@ import { composePolicyProblems, imagePinProblem, k8sPolicyProblems } from './pol
 
 const limits = { resources: { limits: { cpus: '1', memory: '1G' } } };
 const req = (v: string) => `\${${v}:?set ${v} in .env}`;
+const metricsEnv = { CODESIFT_METRICS_PORT: '9464', CODESIFT_METRICS_HOST: '0.0.0.0' };
 
 function goodCompose(): Yaml {
   const natsEnv = {
@@ -35,8 +36,10 @@ function goodCompose(): Yaml {
         build: {},
         image: 'codesift:local',
         command: ['codesift-worker', 'writer'],
+        expose: ['9464'],
         environment: {
           ...natsEnv,
+          ...metricsEnv,
           CODESIFT_HEALTH_PORT: '8080',
           ES_URL: 'http://elasticsearch:9200',
           ES_USERNAME: 'elastic',
@@ -51,8 +54,9 @@ function goodCompose(): Yaml {
         build: {},
         image: 'codesift:local',
         command: ['codesift-query'],
-        environment: { ...natsEnv, CODESIFT_TOKEN: req('CODESIFT_TOKEN') },
+        environment: { ...natsEnv, ...metricsEnv, CODESIFT_TOKEN: req('CODESIFT_TOKEN') },
         ports: ['50051:50051'],
+        expose: ['9464'],
         deploy: limits,
       },
     },
@@ -112,6 +116,31 @@ describe('compose policy', () => {
       /no CODESIFT_HEALTH_PORT/,
     ],
     [
+      'a stage without metrics',
+      (c) => delete c.services.writer.environment.CODESIFT_METRICS_PORT,
+      /writer: no CODESIFT_METRICS_PORT/,
+    ],
+    [
+      'metrics on loopback',
+      (c) => delete c.services.query.environment.CODESIFT_METRICS_HOST,
+      /query: CODESIFT_METRICS_HOST is not 0.0.0.0/,
+    ],
+    [
+      'the metrics port not exposed',
+      (c) => delete c.services.writer.expose,
+      /writer: metrics port 9464 is not in expose/,
+    ],
+    [
+      'the metrics port published',
+      (c) => c.services.query.ports.push('127.0.0.1:9464:9464'),
+      /query: publishes metrics port 9464/,
+    ],
+    [
+      'metrics on the health port',
+      (c) => (c.services.writer.environment.CODESIFT_METRICS_PORT = '8080'),
+      /writer: metrics port 8080 is also its CODESIFT_HEALTH_PORT/,
+    ],
+    [
       'the writer on another Qdrant key',
       (c) => (c.services.writer.environment.QDRANT_API_KEY = req('OTHER_KEY')),
       /QDRANT_API_KEY is not qdrant's/,
@@ -139,6 +168,8 @@ const resources = {
   limits: { cpu: '1', memory: '1Gi' },
 };
 
+const metricsVars = Object.entries(metricsEnv).map(([name, value]) => ({ name, value }));
+
 function worker(name: string, extra: Yaml = {}): Yaml {
   return {
     kind: 'Deployment',
@@ -146,7 +177,14 @@ function worker(name: string, extra: Yaml = {}): Yaml {
     spec: {
       selector: { matchLabels: { 'app.kubernetes.io/name': name } },
       template: {
-        metadata: { labels: { 'app.kubernetes.io/name': name } },
+        metadata: {
+          labels: { 'app.kubernetes.io/name': name },
+          annotations: {
+            'prometheus.io/scrape': 'true',
+            'prometheus.io/port': '9464',
+            'prometheus.io/path': '/metrics',
+          },
+        },
         spec: {
           containers: [
             {
@@ -157,9 +195,13 @@ function worker(name: string, extra: Yaml = {}): Yaml {
                 secret('NATS_USER'),
                 secret('NATS_PASSWORD'),
                 { name: 'CODESIFT_HEALTH_PORT', value: '8080' },
+                ...metricsVars,
                 ...(extra.env ?? []),
               ],
-              ports: [{ name: 'health', containerPort: 8080 }],
+              ports: [
+                { name: 'health', containerPort: 8080 },
+                { name: 'metrics', containerPort: 9464 },
+              ],
               livenessProbe: { httpGet: { path: '/livez', port: 'health' } },
               readinessProbe: { httpGet: { path: '/readyz', port: 8080 } },
               resources,
@@ -177,9 +219,10 @@ function goodK8s(): K8s {
   const query = worker('query');
   const qc = query.spec.template.spec.containers[0];
   qc.command = ['codesift-query'];
-  qc.env = [secret('NATS_USER'), secret('NATS_PASSWORD'), secret('CODESIFT_TOKEN')];
+  qc.env = [secret('NATS_USER'), secret('NATS_PASSWORD'), secret('CODESIFT_TOKEN'), ...metricsVars];
   qc.livenessProbe = qc.readinessProbe = { grpc: { port: 50051 } };
-  return {
+  // A fresh copy: the cases edit it, and the workers share objects.
+  return structuredClone({
     kustomization: {},
     files: [],
     docs: [
@@ -217,8 +260,36 @@ function goodK8s(): K8s {
         metadata: { name: 'deny' },
         spec: { podSelector: {}, policyTypes: ['Ingress'] },
       },
+      {
+        kind: 'NetworkPolicy',
+        metadata: { name: 'metrics' },
+        spec: {
+          podSelector: {
+            matchExpressions: [
+              {
+                key: 'app.kubernetes.io/name',
+                operator: 'In',
+                values: ['embedder', 'scanner', 'query'],
+              },
+            ],
+          },
+          policyTypes: ['Ingress'],
+          ingress: [
+            {
+              from: [
+                {
+                  namespaceSelector: {
+                    matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' },
+                  },
+                },
+              ],
+              ports: [{ port: 9464 }],
+            },
+          ],
+        },
+      },
     ],
-  };
+  });
 }
 
 const images = new Set(['codesift']);
@@ -305,6 +376,54 @@ describe('Kubernetes policy', () => {
       'a PDB no drain can satisfy',
       (k) => (doc(k, 'PodDisruptionBudget', 'query').spec.minAvailable = 2),
       /leaves no pod to evict/,
+    ],
+    [
+      'no metrics containerPort',
+      (k) => container(k, 'scanner').ports.pop(),
+      /scanner\/scanner: no containerPort 9464 named metrics/,
+    ],
+    [
+      'no metrics port at all',
+      (k) =>
+        (container(k, 'query').env = container(k, 'query').env.filter(
+          (e: Yaml) => e.name !== 'CODESIFT_METRICS_PORT',
+        )),
+      /query\/query: no CODESIFT_METRICS_PORT/,
+    ],
+    [
+      'metrics on the health port',
+      (k) =>
+        (container(k, 'embedder').env.find((e: Yaml) => e.name === 'CODESIFT_METRICS_PORT').value =
+          '8080'),
+      /embedder\/embedder: metrics port 8080 is also its CODESIFT_HEALTH_PORT/,
+    ],
+    [
+      'no scrape annotation',
+      (k) =>
+        delete doc(k, 'Deployment', 'embedder').spec.template.metadata.annotations[
+          'prometheus.io/scrape'
+        ],
+      /embedder: pod annotation prometheus.io\/scrape is undefined, not true/,
+    ],
+    [
+      'the annotation naming another port',
+      (k) =>
+        (doc(k, 'Deployment', 'query').spec.template.metadata.annotations['prometheus.io/port'] =
+          '8080'),
+      /query: pod annotation prometheus.io\/port is 8080, not 9464/,
+    ],
+    [
+      'a pod the metrics policy does not select',
+      (k) =>
+        (doc(k, 'NetworkPolicy', 'metrics').spec.podSelector.matchExpressions[0].values = [
+          'query',
+        ]),
+      /scanner: no NetworkPolicy admits namespace monitoring to metrics port 9464/,
+    ],
+    [
+      'metrics open to anyone',
+      (k) => delete doc(k, 'NetworkPolicy', 'metrics').spec.ingress[0].from,
+      /query: NetworkPolicy metrics admits anyone to metrics port 9464/,
     ],
     [
       'no default-deny NetworkPolicy',

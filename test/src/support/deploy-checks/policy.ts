@@ -2,8 +2,9 @@
 // nothing but the API published, secrets only from the secrets file or the
 // Secret, the stores' security on, real worker health, requests and limits,
 // disruption budgets, network policy, autoscaling, rollouts that cannot
-// deadlock on a volume, and pinned third-party images. Each check is a pure
-// function of the parsed files, so its own tests can hand it a bad manifest.
+// deadlock on a volume, pinned third-party images, and a metrics port for
+// the scraper only. Each check is a pure function of the parsed files, so
+// its own tests can hand it a bad manifest.
 import { argvOf, envMap, type K8s, portPairs, type Yaml } from './parsed.js';
 
 /** Variables whose values are secrets: never written into a deployment file. */
@@ -23,6 +24,17 @@ export const SECRET_NAME = 'codesift-secrets';
 
 /** The port worker stages serve /livez and /readyz on (CODESIFT_HEALTH_PORT). */
 export const WORKER_HEALTH = { liveness: '/livez', readiness: '/readyz' } as const;
+
+/**
+ * Prometheus scrapes each service on CODESIFT_METRICS_PORT (listening on all
+ * interfaces) at this path, from pods in this namespace (the NetworkPolicy).
+ */
+export const METRICS = {
+  host: '0.0.0.0',
+  path: '/metrics',
+  portName: 'metrics',
+  scraperNamespace: 'monitoring',
+} as const;
 
 /**
  * An exact version tag (1.2.3, v1.2.3, 2.10.24-alpine3.21) or a digest.
@@ -52,6 +64,46 @@ function isWorker(argv: string[]): boolean {
   return argv[0] === 'codesift-worker';
 }
 
+/**
+ * The processes with metrics of their own: every stage and the query service.
+ * `codesift mcp` serves none yet (docs/OBSERVABILITY.md), so nothing scrapes it.
+ */
+function isScraped(argv: string[]): boolean {
+  return isWorker(argv) || argv[0] === 'codesift-query';
+}
+
+/** The metrics port an environment sets, or the problem with it. */
+function metricsPort(who: string, vars: Record<string, string>): number | string {
+  const raw = vars.CODESIFT_METRICS_PORT;
+  const port = Number(raw);
+  if (!raw) return `${who}: no CODESIFT_METRICS_PORT (its Prometheus ${METRICS.path})`;
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    return `${who}: CODESIFT_METRICS_PORT '${raw}' is not a port`;
+  }
+  if (vars.CODESIFT_METRICS_HOST !== METRICS.host) {
+    return `${who}: CODESIFT_METRICS_HOST is not ${METRICS.host}: no scraper reaches ${port}`;
+  }
+  // The health and gRPC servers would take the port first.
+  for (const key of ['CODESIFT_HEALTH_PORT', 'CODESIFT_GRPC_PORT']) {
+    if (Number(vars[key]) === port) return `${who}: metrics port ${port} is also its ${key}`;
+  }
+  return port;
+}
+
+/** Compose: the metrics port set, on the network (`expose`), never published. */
+function composeMetricsProblems(name: string, svc: Yaml, vars: Record<string, string>): string[] {
+  const port = metricsPort(name, vars);
+  if (typeof port === 'string') return [port];
+  const problems: string[] = [];
+  if (!(svc.expose ?? []).map(Number).includes(port)) {
+    problems.push(`${name}: metrics port ${port} is not in expose`);
+  }
+  if (portPairs(svc).some((p) => Number(p.split(':').pop()) === port)) {
+    problems.push(`${name}: publishes metrics port ${port}; it is for the scraper only`);
+  }
+  return problems;
+}
+
 // --- docker-compose.yml --------------------------------------------------------------
 
 export function composePolicyProblems(compose: Yaml): string[] {
@@ -76,6 +128,7 @@ export function composePolicyProblems(compose: Yaml): string[] {
       }
     }
     const argv = argvOf(svc.command);
+    if (isScraped(argv)) problems.push(...composeMetricsProblems(name, svc, vars));
     if (isWorker(argv)) {
       const port = vars.CODESIFT_HEALTH_PORT;
       const test = argvOf(svc.healthcheck?.test).join(' ');
@@ -147,9 +200,81 @@ function envEntry(c: Yaml, key: string): Yaml {
   return (c.env ?? []).find((e: Yaml) => e.name === key);
 }
 
+/** A label selector that names something (not the empty one) and matches these labels. */
 function selects(selector: Yaml, labels: Record<string, string>): boolean {
   const match: Record<string, string> = selector?.matchLabels ?? {};
-  return Object.keys(match).length > 0 && Object.entries(match).every(([k, v]) => labels[k] === v);
+  const expressions: Yaml[] = selector?.matchExpressions ?? [];
+  if (Object.keys(match).length === 0 && expressions.length === 0) return false;
+  return (
+    Object.entries(match).every(([k, v]) => labels[k] === v) &&
+    expressions.every((e) => {
+      const value = labels[e.key];
+      const listed = value !== undefined && (e.values ?? []).includes(value);
+      if (e.operator === 'In') return listed;
+      if (e.operator === 'NotIn') return !listed;
+      if (e.operator === 'Exists') return value !== undefined;
+      return e.operator === 'DoesNotExist' && value === undefined;
+    })
+  );
+}
+
+/** An ingress rule covers the port, by number or name (no ports listed: every port). */
+function rulePorts(rule: Yaml, port: number, name: string): boolean {
+  const ports: Yaml[] = rule.ports ?? [];
+  return (
+    ports.length === 0 ||
+    ports.some((p) => p.port === undefined || Number(p.port) === port || p.port === name)
+  );
+}
+
+/** Kubernetes: the env, a containerPort named `metrics`, the scrape annotations, and
+ * ingress to it from the scraper's namespace only. */
+function k8sMetricsProblems(w: Workload, c: Yaml, policies: Yaml[]): string[] {
+  const who = `${w.name}/${c.name}`;
+  const vars = Object.fromEntries(
+    (c.env ?? []).filter((e: Yaml) => e.value !== undefined).map((e: Yaml) => [e.name, e.value]),
+  );
+  const port = metricsPort(who, vars);
+  if (typeof port === 'string') return [port];
+  const problems: string[] = [];
+  const declared = (c.ports ?? []).filter((p: Yaml) => p.containerPort === port);
+  if (declared.length !== 1 || declared[0].name !== METRICS.portName) {
+    problems.push(`${who}: no containerPort ${port} named ${METRICS.portName} (and no other)`);
+  }
+  const pod = w.doc.spec?.template?.metadata ?? {};
+  const expected = {
+    'prometheus.io/scrape': 'true',
+    'prometheus.io/port': String(port),
+    'prometheus.io/path': METRICS.path,
+  };
+  for (const [key, value] of Object.entries(expected)) {
+    const actual = pod.annotations?.[key];
+    if (actual !== value)
+      problems.push(`${w.name}: pod annotation ${key} is ${actual}, not ${value}`);
+  }
+  const rules = policies
+    .filter((p) => (p.spec?.policyTypes ?? ['Ingress']).includes('Ingress'))
+    .filter((p) => selects(p.spec?.podSelector, pod.labels ?? {}))
+    .flatMap((p) => (p.spec?.ingress ?? []).map((r: Yaml) => ({ name: p.metadata?.name, r })))
+    .filter(({ r }) => rulePorts(r, port, METRICS.portName));
+  for (const { name, r } of rules) {
+    if (!(r.from ?? []).length) {
+      problems.push(`${w.name}: NetworkPolicy ${name} admits anyone to metrics port ${port}`);
+    }
+  }
+  const fromScraper = rules.some(({ r }) =>
+    (r.from ?? []).some(
+      (peer: Yaml) =>
+        peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] ===
+        METRICS.scraperNamespace,
+    ),
+  );
+  if (!fromScraper) {
+    problems.push(
+      `${w.name}: no NetworkPolicy admits namespace ${METRICS.scraperNamespace} to metrics port ${port}`,
+    );
+  }
+  return problems;
 }
 
 function httpProbe(probe: Yaml, c: Yaml): { path: string; port: number } | undefined {
@@ -170,6 +295,7 @@ export function k8sPolicyProblems(k8s: K8s, images: Set<string>): string[] {
       .filter((d) => d.kind === 'HorizontalPodAutoscaler' || d.kind === 'ScaledObject')
       .map((d) => d.spec?.scaleTargetRef?.name),
   );
+  const policies = docs.filter((d) => d.kind === 'NetworkPolicy');
   for (const w of workloads(k8s)) {
     const labels = w.doc.spec?.template?.metadata?.labels ?? {};
     for (const c of w.containers) {
@@ -191,6 +317,7 @@ export function k8sPolicyProblems(k8s: K8s, images: Set<string>): string[] {
         }
       }
       const argv = argvOf(c.command);
+      if (isScraped(argv)) problems.push(...k8sMetricsProblems(w, c, policies));
       const natsClient = isWorker(argv) || argv[0] === 'codesift-query' || /^nats:/.test(c.image);
       if (natsClient) {
         for (const key of ['NATS_USER', 'NATS_PASSWORD']) {
@@ -263,7 +390,6 @@ export function k8sPolicyProblems(k8s: K8s, images: Set<string>): string[] {
     }
   }
   // NetworkPolicy: ingress denied by default, NATS's client port for codesift pods only.
-  const policies = docs.filter((d) => d.kind === 'NetworkPolicy');
   const denyAll = policies.some(
     (p) =>
       Object.keys(p.spec?.podSelector ?? { x: 1 }).length === 0 &&
