@@ -63,9 +63,10 @@ describe('index integrity (CLI, end to end)', () => {
     assert.ok(before.length > 0);
 
     // A server holding the old file open while the rebuild runs and is swapped in.
-    const server = startCli(['serve', '--port', '0', '--json', '--threads', '0', '--no-watch'], {
-      cwd: root,
-    });
+    const server = startCli(
+      ['serve', '--port', '0', '--json', '--threads', '0', '--no-watch', '--insecure-no-auth'],
+      { cwd: root },
+    );
     const served = collect(server, 300_000);
     try {
       const listening = JSON.parse(await firstLine(server, 60_000)) as { address: string };

@@ -89,7 +89,7 @@ test('OpenAPI 3.0 nullable becomes JSON Schema null', () => {
   assert.deepEqual(
     toJsonSchema({ anyOf: [{ $ref: '#/components/schemas/A' }, { nullable: true }] }),
     {
-      anyOf: [{ $ref: 'urn:codesift:qdrant-openapi#/definitions/A' }, { type: 'null' }],
+      anyOf: [{ $ref: 'urn:codesift:openapi#/definitions/A' }, { type: 'null' }],
     },
   );
   assert.deepEqual(toJsonSchema({ type: 'string', enum: ['a'], nullable: true }), {
