@@ -31,6 +31,32 @@ export function resolveServedIndex(
   return { root: path.resolve(io.cwd), indexPath: defaultIndexPath(io.cwd) };
 }
 
+/** A `--root` of `codesift mcp`: `dir`, or `name=dir` to name it for the `repository` argument. */
+export interface RootOption {
+  name?: string;
+  dir: string;
+}
+
+/**
+ * Splits `name=dir`. A value that is itself an existing path stays a
+ * directory, so a directory whose name holds '=' can still be served.
+ */
+export function parseRootOption(value: string, cwd: string): RootOption {
+  const eq = value.indexOf('=');
+  if (eq > 0 && !existsSync(path.resolve(cwd, value))) {
+    return { name: value.slice(0, eq), dir: value.slice(eq + 1) };
+  }
+  return { dir: value };
+}
+
+/**
+ * The name a root is selected by when --root gave none: its directory's
+ * name, with characters a name cannot hold replaced by '-'.
+ */
+export function repositoryNameOf(root: string): string {
+  return path.basename(root).replace(/[^A-Za-z0-9._-]/g, '-') || 'root';
+}
+
 /**
  * Opens the workspace: the engine (when indexed), the index jobs of `root`,
  * and unless `watch` is false a watch that keeps the index fresh once it

@@ -6,7 +6,17 @@ export {
   serveHttp,
 } from './http-transport.js';
 export { normalizeRelativePath, rejectUnsafePath } from './path-guard.js';
-export { createMcpServer, type McpServerOptions, SERVER_INSTRUCTIONS } from './server.js';
+export {
+  checkRepositoryNames,
+  LIST_REPOSITORIES_DESCRIPTION,
+  type ServedRepository,
+} from './repositories.js';
+export {
+  createMcpServer,
+  type McpServerOptions,
+  SERVER_INSTRUCTIONS,
+  SEVERAL_REPOSITORIES_INSTRUCTIONS,
+} from './server.js';
 export { type StdioServerHandle, serveStdio } from './stdio-transport.js';
 export { MAX_SNIPPET_LINES } from './tools/get-snippet.js';
 export {

@@ -1,5 +1,6 @@
 import type { SearchEngine } from '@codesift/search';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { registerRepositoryTools, type ServedRepository } from './repositories.js';
 import { registerClearIndex } from './tools/clear-index.js';
 import { registerFindReferences } from './tools/find-references.js';
 import { registerFindSymbol } from './tools/find-symbol.js';
@@ -25,6 +26,12 @@ export interface McpServerOptions {
    * for a remote index, which is built elsewhere.
    */
   workspace?: LocalWorkspace;
+  /**
+   * Several roots, each with its own index: every tool takes a `repository`
+   * argument naming one, and list_repositories lists them. When given, the
+   * engine and `workspace` arguments are not used.
+   */
+  repositories?: readonly ServedRepository[];
 }
 
 /** Sent in the initialize result; clients that support it put this in the model's context. */
@@ -36,6 +43,10 @@ export const SERVER_INSTRUCTIONS = [
   'Paths are relative to the indexed root (index_status shows it); in an index of many repositories each path starts with its repository name (index_status lists them), and path_include ["<name>/**"] keeps a search to one.',
 ].join(' ');
 
+/** Added to the instructions when the server serves several roots. */
+export const SEVERAL_REPOSITORIES_INSTRUCTIONS =
+  "This server serves several repositories, each with its own index: list_repositories names them, and every other tool needs repository set to one of those names; paths are relative to that repository's root.";
+
 /**
  * The codesift MCP server over any SearchEngine. It owns no transport and does
  * not close the engine: the caller connects it (stdio, HTTP, in-memory) and
@@ -45,8 +56,29 @@ export const SERVER_INSTRUCTIONS = [
 export function createMcpServer(engine: SearchEngine, options: McpServerOptions = {}): McpServer {
   const server = new McpServer(
     { name: options.name ?? 'codesift', version: options.version ?? '0.1.0' },
-    { instructions: SERVER_INSTRUCTIONS },
+    {
+      instructions:
+        (options.repositories?.length ?? 0) > 1
+          ? `${SERVER_INSTRUCTIONS} ${SEVERAL_REPOSITORIES_INSTRUCTIONS}`
+          : SERVER_INSTRUCTIONS,
+    },
   );
+  if (options.repositories) {
+    registerRepositoryTools(server, options.repositories, (target, repository) =>
+      registerTools(target, repository.engine, options, repository.workspace),
+    );
+  } else {
+    registerTools(server, engine, options, options.workspace);
+  }
+  return server;
+}
+
+function registerTools(
+  server: McpServer,
+  engine: SearchEngine,
+  options: McpServerOptions,
+  workspace: LocalWorkspace | undefined,
+): void {
   engine = tracedEngine(engine);
   registerSearchCode(
     server,
@@ -61,10 +93,9 @@ export function createMcpServer(engine: SearchEngine, options: McpServerOptions 
   );
   registerFindReferences(server, engine);
   registerGetFileOutline(server, engine);
-  registerIndexStatus(server, engine, options.workspace);
-  if (options.workspace) {
-    registerIndexCodebase(server, options.workspace);
-    registerClearIndex(server, options.workspace);
+  registerIndexStatus(server, engine, workspace);
+  if (workspace) {
+    registerIndexCodebase(server, workspace);
+    registerClearIndex(server, workspace);
   }
-  return server;
 }

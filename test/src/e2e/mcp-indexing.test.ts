@@ -5,9 +5,9 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
-import { cliBin, collect, firstLine, LOCAL_MCP_TOOLS, startCli } from '../support/cli.js';
+import { cliBin, LOCAL_MCP_TOOLS } from '../support/cli.js';
+import { withMcpOverHttp } from '../support/mcp-http.js';
 import { writeTree } from '../support/tree.js';
 
 const TOKEN = 'e2e-index-token-9c1f2b7a4d6e';
@@ -186,26 +186,9 @@ describe('codesift mcp on an unindexed root (end to end)', () => {
   test('http: the same round trip over streamable HTTP, progress included', async () => {
     const root = path.join(work, 'http');
     makeRepo(root);
-    const child = startCli(
-      ['mcp', '--http', '--port', '0', '--token', TOKEN, '--json', '--keyword-only'],
-      { cwd: root, env: { CODESIFT_TOKEN: '' } },
+    await withMcpOverHttp(['--keyword-only'], { cwd: root, token: TOKEN }, (client) =>
+      indexSearchClear(caller(client), root),
     );
-    try {
-      const info = JSON.parse(await firstLine(child, 60_000)) as { url: string };
-      const client = new Client({ name: 'e2e-index-http', version: '0.0.0' });
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(info.url), {
-          requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } },
-        }),
-      );
-      await indexSearchClear(caller(client), root);
-      await client.close();
-      const exited = collect(child, 30_000);
-      child.kill('SIGTERM');
-      assert.equal((await exited).code, 0);
-    } finally {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    }
   });
 
   test('--auto-index: the handshake does not wait, the index appears in the background', async () => {

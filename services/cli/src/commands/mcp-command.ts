@@ -1,6 +1,7 @@
 import { CodesiftError, errorMessage, resolveServerAuth, weakTokenWarning } from '@codesift/core';
 import { connectRemoteEngine } from '@codesift/grpc';
 import {
+  checkRepositoryNames,
   type LocalWorkspace,
   MCP_PATH,
   type McpServerOptions,
@@ -12,7 +13,12 @@ import { startTelemetry } from '@codesift/telemetry';
 import { HELP_OPTION, type OptionSpecs, optionHelp, parseCommandLine } from '../command-line.js';
 import { followIndexFile } from '../follow-index-file.js';
 import { type CliIO, EXIT, UsageError } from '../io.js';
-import { openMcpWorkspace, resolveServedIndex } from '../mcp-workspace.js';
+import {
+  openMcpWorkspace,
+  parseRootOption,
+  repositoryNameOf,
+  resolveServedIndex,
+} from '../mcp-workspace.js';
 import { untilStopSignal } from '../until-signal.js';
 
 export const DEFAULT_HTTP_PORT = 7400;
@@ -25,8 +31,9 @@ const OPTIONS = {
   },
   root: {
     type: 'string',
-    value: '<dir>',
-    help: 'directory index_codebase indexes (default: the root the index records, else the working directory)',
+    value: '<[name=]dir>',
+    multiple: true,
+    help: "directory index_codebase indexes (default: the root the index records, else the working directory); repeat it to serve several roots, each with its own <root>/.codesift index, watch and jobs, selected by the tools' repository argument (the directory's name, or name=)",
   },
   'auto-index': {
     type: 'boolean',
@@ -92,6 +99,10 @@ POST ${MCP_PATH}) and requires a bearer token. With --remote it answers from a
 codesift gRPC server (codesift serve, or the cluster's query service) instead
 of opening an index here.
 
+With several --root options every tool takes a repository argument naming
+one root (required: a call without it is refused with the list of names),
+and list_repositories lists them; with one root the tools are unchanged.
+
 Options:
 ${optionHelp(OPTIONS)}
 
@@ -150,8 +161,25 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
 
   const log = (line: string) => io.stderr.write(`codesift mcp: ${line}\n`);
-  const served = remote === undefined ? resolveServedIndex(values, io) : undefined;
-  const indexPath = served?.indexPath ?? `gRPC ${remote}`;
+  const rootOptions = (values.root ?? []).map((r) => parseRootOption(r, io.cwd));
+  if (rootOptions.length > 1 && values.index !== undefined) {
+    throw new UsageError(
+      '--index applies to one root: with several --root options each root uses its own <root>/.codesift',
+    );
+  }
+  // One entry even without --root: the index found from the working directory.
+  const served =
+    remote === undefined
+      ? (rootOptions.length ? rootOptions : [undefined]).map((r) => {
+          const where = resolveServedIndex(
+            { ...(values.index ? { index: values.index } : {}), ...(r ? { root: r.dir } : {}) },
+            io,
+          );
+          return { ...where, name: r?.name ?? repositoryNameOf(where.root) };
+        })
+      : undefined;
+  if (served) checkRepositoryNames(served.map((s) => s.name));
+  const indexPath = served?.map((s) => s.indexPath).join(', ') ?? `gRPC ${remote}`;
   // An empty token (CODESIFT_TOKEN=) means none, as for codesift serve.
   const remoteToken =
     (values['remote-token'] ?? values.token ?? io.env.CODESIFT_TOKEN) || undefined;
@@ -162,23 +190,45 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         ...(remoteToken ? { token: remoteToken } : {}),
         check: true,
       });
-      return { engine, options: {}, close: () => engine.close() };
+      return { engine, workspaces: [], options: {}, close: () => engine.close() };
     }
-    const workspace = await openMcpWorkspace(
-      served,
-      { keywordOnly: values['keyword-only'] ?? false, watch: !values['no-watch'], log },
-      io,
-    );
-    if (!workspace.hasIndex()) log(`${served.root} is not indexed yet (${indexPath})`);
+    const workspaces: LocalWorkspace[] = [];
+    const closeAll = () => Promise.all(workspaces.map((w) => w.close())).then(() => {});
+    try {
+      for (const s of served) {
+        const workspace = await openMcpWorkspace(
+          { root: s.root, indexPath: s.indexPath },
+          { keywordOnly: values['keyword-only'] ?? false, watch: !values['no-watch'], log },
+          io,
+        );
+        workspaces.push(workspace);
+        if (!workspace.hasIndex()) log(`${s.root} is not indexed yet (${s.indexPath})`);
+      }
+    } catch (err) {
+      await closeAll();
+      throw err;
+    }
     // A rebuild by another process (codesift index --rebuild) is a new file under the same path.
-    const stopFollowing = followIndexFile(served.indexPath, () => void workspace.reopen());
+    const stopFollowing = workspaces.map((workspace, i) =>
+      followIndexFile(served[i]!.indexPath, () => void workspace.reopen()),
+    );
     return {
-      engine: workspace.engine,
-      workspace,
-      options: { workspace },
+      engine: workspaces[0]!.engine,
+      workspaces,
+      // One root keeps the tools exactly as a remote index has them: no repository argument.
+      options:
+        workspaces.length === 1
+          ? { workspace: workspaces[0]! }
+          : {
+              repositories: workspaces.map((workspace, i) => ({
+                name: served[i]!.name,
+                engine: workspace.engine,
+                workspace,
+              })),
+            },
       close: () => {
-        stopFollowing();
-        return workspace.close();
+        for (const stop of stopFollowing) stop();
+        return closeAll();
       },
     };
   };
@@ -230,7 +280,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       `${JSON.stringify({ transport: 'http', url: server.url, host: server.host, port: server.port, index: indexPath, auth: token !== null })}\n`,
     );
   }
-  if (values['auto-index'] && opened.workspace) autoIndex(opened.workspace, log);
+  if (values['auto-index']) for (const w of opened.workspaces) autoIndex(w, log);
   const signal = await untilStopSignal();
   log(`${signal}: shutting down`);
   await server.close();
@@ -239,10 +289,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   return EXIT.ok;
 }
 
-/** What the tools answer from: a remote engine, or a local index with its workspace. */
+/** What the tools answer from: a remote engine, or local indexes with their workspaces. */
 interface Served {
   engine: SearchEngine;
-  workspace?: LocalWorkspace;
+  workspaces: LocalWorkspace[];
   options: McpServerOptions;
   close(): Promise<void>;
 }
@@ -279,7 +329,7 @@ async function serveStdioUntilDone(
     throw err;
   }
   log(`serving ${indexPath} on stdio`);
-  if (autoIndexing && served.workspace) autoIndex(served.workspace, log);
+  if (autoIndexing) for (const w of served.workspaces) autoIndex(w, log);
   const stop = new AbortController();
   const signalled = untilStopSignal(stop.signal);
   const why = await Promise.race([session.closed.then(() => 'stdin closed'), signalled]);
