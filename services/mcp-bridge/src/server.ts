@@ -36,7 +36,7 @@ export interface McpServerOptions {
 
 /** Sent in the initialize result; clients that support it put this in the model's context. */
 export const SERVER_INSTRUCTIONS = [
-  'codesift searches one indexed codebase.',
+  'codesift searches indexed code.',
   'Start with search_code for questions and identifiers; use find_symbol for the exact definition of a known name;',
   'find_references lists the lines that use a name; get_file_outline lists what one file defines; read around any result with get_snippet(path, start_line, end_line).',
   'When a tool says the root is not indexed, call index_codebase (if offered) and retry; index_status shows the index and any running job.',

@@ -126,8 +126,16 @@ async function twoRoots(client: Client, left: string, right: string): Promise<vo
   });
   assert.equal(elsewhere.isError, true, text(elsewhere));
 
-  const status = await call('index_status', { repository: 'right' });
-  assert.equal((status.structuredContent as { root: string }).root, right);
+  // Each root gets its own watch once indexed (started in the background).
+  for (const repository of ['ledger', 'right']) {
+    let status: { root: string; watching: boolean } | undefined;
+    for (let i = 0; i < 300 && !status?.watching; i++) {
+      if (i > 0) await new Promise((r) => setTimeout(r, 100));
+      status = (await call('index_status', { repository })).structuredContent as typeof status;
+    }
+    assert.equal(status?.root, repository === 'ledger' ? left : right);
+    assert.equal(status?.watching, true, repository);
+  }
 
   // No repository, or one not served: an error naming the served ones.
   const omitted = await call('search_code', { query: 'balanceLedgerEntries' });
