@@ -181,7 +181,13 @@ describe('codesift mcp with several roots (end to end)', () => {
     await withMcpOverHttp(
       ['--keyword-only', '--root', `ledger=${left}`, '--root', right],
       { cwd: work, token: TOKEN },
-      (client) => twoRoots(client, left, right),
+      async (client, info) => {
+        assert.deepEqual(info.repositories, [
+          { name: 'ledger', root: left, index: path.join(left, '.codesift', 'index.db') },
+          { name: 'right', root: right, index: path.join(right, '.codesift', 'index.db') },
+        ]);
+        await twoRoots(client, left, right);
+      },
     );
   });
 

@@ -79,7 +79,7 @@ const OPTIONS = {
   },
   json: {
     type: 'boolean',
-    help: 'with --http, print {"url", "host", "port", ...} as one JSON line on stdout once listening',
+    help: 'with --http, print {"url", "host", "port", ...} as one JSON line on stdout once listening (with several --root, "repositories": [{"name", "root", "index"}])',
   },
   ...HELP_OPTION,
 } as const satisfies OptionSpecs;
@@ -277,7 +277,20 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   );
   if (values.json) {
     io.stdout.write(
-      `${JSON.stringify({ transport: 'http', url: server.url, host: server.host, port: server.port, index: indexPath, auth: token !== null })}\n`,
+      `${JSON.stringify({
+        transport: 'http',
+        url: server.url,
+        host: server.host,
+        port: server.port,
+        index: indexPath,
+        auth: token !== null,
+        // Several roots: which name selects which root and index.
+        ...(served && served.length > 1
+          ? {
+              repositories: served.map((s) => ({ name: s.name, root: s.root, index: s.indexPath })),
+            }
+          : {}),
+      })}\n`,
     );
   }
   if (values['auto-index']) for (const w of opened.workspaces) autoIndex(w, log);
