@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { analyzeQuery } from '@codesift/analysis';
+import { analyzeQuery, wordStems } from '@codesift/analysis';
 import {
   type Chunk,
   CodesiftError,
@@ -628,4 +628,47 @@ describe('file texts', () => {
     assert.equal(await writer.fileTexts.get('a.ts'), 'x\n');
     writer.close();
   });
+});
+
+test('symbols.related ranks as a full sort would: score, then shorter names, then locale order', async () => {
+  // Many ties (few words, repeated names, mixed case) so the partial sort is exercised.
+  let x = 7;
+  const random = () => {
+    x = (x * 48271) % 2147483647;
+    return x / 2147483647;
+  };
+  const parts = ['edge', 'Edge', 'graph', 'node', 'add', 'Remove', 'list', 'set'];
+  const pick = () => parts[Math.floor(random() * parts.length)]!;
+  const symbols: SymbolInfo[] = [];
+  for (let i = 0; i < 600; i++) {
+    const name = `${pick()}${pick()}${random() < 0.5 ? pick() : ''}`;
+    const doc = random() < 0.5 ? `Keeps the ${pick()} and the ${pick()}.` : '';
+    symbols.push(relatedSymbol(name, doc, `src/f${i % 37}.ts`, i + 1));
+  }
+  const ix = openSqliteIndex(':memory:');
+  await ix.symbols.upsert(symbols);
+  const words = ['edge', 'graph', 'node'];
+  // The reference: score every symbol, keep each name's first best, sort all.
+  const best = new Map<string, { s: SymbolInfo; score: number }>();
+  for (const s of symbols) {
+    const inName = new Set(wordStems(s.name));
+    const inDoc = new Set(wordStems(s.doc));
+    let score = 0;
+    for (const w of words) score += inName.has(w) ? 2 : inDoc.has(w) ? 1 : 0;
+    const prev = best.get(s.name);
+    if (score > 0 && (!prev || prev.score < score)) best.set(s.name, { s, score });
+  }
+  const want = [...best.values()]
+    .sort(
+      (a, b) =>
+        b.score - a.score || a.s.name.length - b.s.name.length || a.s.name.localeCompare(b.s.name),
+    )
+    .map((b) => `${b.s.name}@${b.s.path}:${b.s.startLine}`);
+  for (const limit of [1, 7, 40, 1000]) {
+    const got = (await ix.symbols.related!(words, { limit })).map(
+      (s) => `${s.name}@${s.path}:${s.startLine}`,
+    );
+    assert.deepEqual(got, want.slice(0, limit), `limit ${limit}`);
+  }
+  ix.close();
 });

@@ -34,6 +34,7 @@ export interface StemMatch {
 export class SymbolStems {
   private table: StemTable | null = null;
   private dataVersion = -1;
+  private scores = new Float64Array(0);
 
   constructor(private readonly ctx: SqliteContext) {}
 
@@ -43,29 +44,56 @@ export class SymbolStems {
   }
 
   /**
-   * The best-scoring symbol per name among those whose name parts or doc
-   * words contain one of `stems`: the first in row order among a name's
-   * equal best, as a scan would keep.
+   * The `limit` best names for `stems`, best first: score (the sum over the
+   * stems of NAME or DOC) descending, then shorter names, then names in
+   * locale order; per name its best symbol, the first in row order among
+   * equals, as a table scan would keep. Only the names that can make the
+   * cut are sorted: a common stem matches thousands of symbols, and sorting
+   * them all was most of the slice's cost.
    */
-  bestPerName(stems: readonly string[]): StemMatch[] {
+  top(stems: readonly string[], limit: number): StemMatch[] {
     const table = this.current();
-    const scores = new Map<number, number>();
+    const scores = this.scratch(table.names.length);
+    const touched: number[] = [];
     for (const stem of new Set(stems)) {
       const p = table.postings.get(stem);
       if (!p) continue;
       for (let i = 0; i < p.rows.length; i++) {
         const row = p.rows[i]!;
-        scores.set(row, (scores.get(row) ?? 0) + p.weights[i]!);
+        if (scores[row] === 0) touched.push(row);
+        scores[row] = scores[row]! + p.weights[i]!;
       }
     }
-    const best = new Map<string, StemMatch>();
-    for (const row of [...scores.keys()].sort((a, b) => a - b)) {
+    const best = new Map<string, { row: number; score: number }>();
+    for (const row of touched) {
       const name = table.names[row]!;
-      const score = scores.get(row)!;
+      const score = scores[row]!;
+      scores[row] = 0;
       const prev = best.get(name);
-      if (!prev || prev.score < score) best.set(name, { rowid: table.rowids[row]!, name, score });
+      if (!prev || prev.score < score || (prev.score === score && row < prev.row)) {
+        best.set(name, { row, score });
+      }
     }
-    return [...best.values()];
+    const byScore = new Map<number, string[]>();
+    for (const [name, b] of best) {
+      const bucket = byScore.get(b.score);
+      if (bucket) bucket.push(name);
+      else byScore.set(b.score, [name]);
+    }
+    const out: StemMatch[] = [];
+    for (const score of [...byScore.keys()].sort((a, b) => b - a)) {
+      if (out.length >= limit) break;
+      for (const name of shortestFirst(byScore.get(score)!, limit - out.length)) {
+        out.push({ rowid: table.rowids[best.get(name)!.row]!, name, score });
+      }
+    }
+    return out;
+  }
+
+  /** A zeroed score per symbol, reused across calls (top() zeroes what it touched). */
+  private scratch(n: number): Float64Array {
+    if (this.scores.length < n) this.scores = new Float64Array(n);
+    return this.scores;
   }
 
   private current(): StemTable {
@@ -103,4 +131,22 @@ function post(table: StemTable, stem: string, row: number, weight: number): void
   }
   p.rows.push(row);
   p.weights.push(weight);
+}
+
+const collator = new Intl.Collator();
+
+/**
+ * The `take` first of `names` by length, then locale order (as
+ * String.localeCompare orders them), sorting only the names at or under the
+ * boundary length.
+ */
+function shortestFirst(names: string[], take: number): string[] {
+  const byLength = (a: string, b: string) => a.length - b.length || collator.compare(a, b);
+  if (names.length <= take) return names.sort(byLength);
+  const lengths = names.map((n) => n.length).sort((a, b) => a - b);
+  const boundary = lengths[take - 1]!;
+  return names
+    .filter((n) => n.length <= boundary)
+    .sort(byLength)
+    .slice(0, take);
 }

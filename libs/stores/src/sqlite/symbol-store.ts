@@ -137,13 +137,7 @@ export class SymbolStore {
     const limit = Math.floor(opts?.limit ?? 40);
     const needles = [...new Set(words.map((w) => w.toLowerCase()).filter((w) => w.length >= 3))];
     if (!(limit > 0) || needles.length === 0) return [];
-    const best = this.stems
-      .bestPerName(needles)
-      .sort(
-        (a, b) =>
-          b.score - a.score || a.name.length - b.name.length || a.name.localeCompare(b.name),
-      )
-      .slice(0, limit);
+    const best = this.stems.top(needles, limit);
     if (best.length === 0) return [];
     const byRowid = new Map<number, SymbolRow>();
     for (const batch of chunked(
