@@ -136,6 +136,10 @@ async function createEngine(
     options.env ?? process.env,
     options.preloadModel,
   );
+  // A server is ready once its model is, as before loading became lazy:
+  // queries arriving during the load would otherwise wait behind it. A load
+  // that fails is reported by the searches that need it.
+  if (options.preloadModel && embedder) await embedder.get().catch(() => undefined);
   const llm = await llmClientFor(meta.root, options);
   return new Engine(index, embedder, planner, llm, checkFreshness);
 }

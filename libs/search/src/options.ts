@@ -26,8 +26,8 @@ export interface EngineSettings {
    */
   embedder?: Embedder | null;
   /**
-   * Start loading the index's model as the engine opens, so that a server's
-   * first query does not wait for it. Default false: the model loads when a
+   * Load the index's model as the engine opens (the engine opens once it is
+   * loaded), so that a server's first queries do not wait for it. Default false: the model loads when a
    * search first needs the vector side, so a one-shot keyword-only search
    * (or an engine that never searches) never loads it.
    */
