@@ -7,7 +7,6 @@ import { CodesiftError } from '@codesift/core';
 import type { Embedder } from '@codesift/models';
 import type { IndexMeta } from '@codesift/stores';
 import { embedderForIndex } from './embedder-for-index.js';
-import { withQueryVectorCache } from './query-vector-cache.js';
 
 export interface QueryEmbedder {
   /** The embedder, once loaded; rejects with what loading threw. */
@@ -37,8 +36,7 @@ export function queryEmbedderFor(
         { hint: 'search with the index’s embedder, keyword only, or re-index' },
       );
     }
-    const cached = withQueryVectorCache(embedder);
-    return { get: async () => cached, close: async () => {} };
+    return { get: async () => embedder, close: async () => {} };
   }
   const { embedder: name, dimensions } = meta;
   let loading: Promise<Embedder | { error: unknown }> | undefined;
@@ -46,9 +44,7 @@ export function queryEmbedderFor(
   // keyword search, so it starts only when wanted; it then overlaps with
   // whatever the caller does until the vector side awaits it.
   const start = () => {
-    loading ??= embedderForIndex(name, dimensions, env)
-      .then((e): Embedder | { error: unknown } => withQueryVectorCache(e))
-      .catch((error: unknown) => ({ error }));
+    loading ??= embedderForIndex(name, dimensions, env).catch((error: unknown) => ({ error }));
     return loading;
   };
   if (preload) start();
