@@ -7,9 +7,7 @@
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-
-/** Only the default index directory's name: an index placed elsewhere is the user's to ignore. */
-const INDEX_DIR_NAME = '.codesift';
+import { DEFAULT_INDEX_DIR } from '@codesift/core';
 
 export interface GitExclusion {
   /** The exclude file written or already holding the line. */
@@ -24,7 +22,8 @@ export interface GitExclusion {
 export function excludeFromGit(indexDir: string): GitExclusion | null {
   try {
     const dir = path.resolve(indexDir);
-    if (path.basename(dir) !== INDEX_DIR_NAME) return null;
+    // Only the default index directory: an index placed elsewhere is the user's to ignore.
+    if (path.basename(dir) !== DEFAULT_INDEX_DIR) return null;
     const repo = findRepository(path.dirname(dir));
     if (!repo) return null;
     const rel = path.relative(repo.top, dir).split(path.sep).join('/');
