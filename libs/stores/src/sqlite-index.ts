@@ -108,6 +108,8 @@ class SqliteIndex implements SqliteLocalIndex {
   private readonly vec: VectorStore;
   private readonly sym: SymbolStore;
   private readonly files: ManifestStore;
+  /** The root meta() last derived, for the stored root it was derived from. */
+  private root: { stored: string | null; root: string | null } | undefined;
   private readonly texts: FileTextStore;
   private closed = false;
 
@@ -270,9 +272,13 @@ class SqliteIndex implements SqliteLocalIndex {
 
   meta(): IndexMeta {
     const meta = this.read(() => readMeta(this.ctx));
-    return this.file === ':memory:'
-      ? meta
-      : { ...meta, root: rootOfIndexFile(this.file, meta.root) };
+    if (this.file === ':memory:') return meta;
+    // A search reads meta several times; the root costs two realpath calls,
+    // and depends only on this file and the stored root.
+    if (this.root?.stored !== meta.root) {
+      this.root = { stored: meta.root, root: rootOfIndexFile(this.file, meta.root) };
+    }
+    return { ...meta, root: this.root.root };
   }
 
   private removeDerived(paths: readonly string[]): void {
