@@ -16,7 +16,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { connectCodesift } from '@codesift/grpc';
 import Database from 'better-sqlite3';
-import { collect, firstLine, runCli, startCli } from '../support/cli.js';
+import { collect, firstLine, type RunResult, runCli, startCli } from '../support/cli.js';
 import { syntheticRepo, writeTree } from '../support/tree.js';
 
 /**
@@ -26,7 +26,7 @@ import { syntheticRepo, writeTree } from '../support/tree.js';
  */
 const FILES = 400;
 
-/** Resolves once the child's stderr matches `re` (its indexing phase began), or rejects when it ended first. */
+/** Resolves once the child's stderr matches `re`; rejects when it ended first or after 60 s. */
 function stderrMatch(child: ChildProcess, re: RegExp): Promise<void> {
   let stderr = '';
   return new Promise((resolve, reject) => {
@@ -35,6 +35,7 @@ function stderrMatch(child: ChildProcess, re: RegExp): Promise<void> {
       if (re.test(stderr)) resolve();
     });
     child.once('close', () => reject(new Error(`the run ended before printing ${re}:\n${stderr}`)));
+    setTimeout(() => reject(new Error(`no ${re} within 60 s:\n${stderr}`)), 60_000).unref();
   });
 }
 
@@ -131,19 +132,26 @@ describe('index integrity (CLI, end to end)', () => {
     const a = startCli(['index', root, '--no-vectors', '--json']);
     const aDone = collect(a, 300_000);
     await stderrMatch(a, /indexing \d+ of \d+ files/);
-
-    // Both started while the first runs: one refuses at once, one waits its turn.
-    const [refused, b] = await Promise.all([
-      runCli(['index', root, '--no-vectors', '--no-wait', '--json', '-q']),
-      runCli(['index', root, '--no-vectors', '--json', '-q'], { timeoutMs: 300_000 }),
-    ]);
-    assert.equal(refused.code, 1, refused.stdout);
-    assert.match(refused.stderr, /is being written by pid \d+ on /);
-    assert.match(refused.stderr, /hint:/);
+    // The first indexer is paused while the other two start, so on a fast machine it
+    // cannot finish (and release the lock) before they look at it.
+    a.kill('SIGSTOP');
+    let bDone: Promise<RunResult> | undefined;
+    try {
+      const refused = await runCli(['index', root, '--no-vectors', '--no-wait', '--json', '-q']);
+      assert.equal(refused.code, 1, refused.stdout);
+      assert.match(refused.stderr, /is being written by pid \d+ on /);
+      assert.match(refused.stderr, /hint:/);
+      const waiter = startCli(['index', root, '--no-vectors', '--json', '-q']);
+      bDone = collect(waiter, 300_000);
+      await stderrMatch(waiter, new RegExp(`waiting: .* being written by pid ${a.pid} `));
+    } finally {
+      a.kill('SIGCONT');
+    }
     const ra = await aDone;
     assert.equal(ra.code, 0, ra.stderr);
+    assert.ok(bDone);
+    const b = await bDone;
     assert.equal(b.code, 0, b.stderr);
-    assert.match(b.stderr, new RegExp(`waiting: .* being written by pid ${a.pid} `));
     const sa = JSON.parse(ra.stdout);
     const sb = JSON.parse(b.stdout);
     assert.equal(sa.filesNew, FILES);
