@@ -74,9 +74,14 @@ describe('index integrity (CLI, end to end)', () => {
       const client = connectCodesift(listening.address);
       try {
         const rebuild = startCli(['index', root, '--no-vectors', '--rebuild']);
-        // Killed half a second into writing (a commit is 64 files): mid-way.
+        // Killed mid-way: once its write-ahead log holds a few committed batches (the
+        // whole rebuild writes ~3 MB there), whatever the machine's speed.
         await stderrMatch(rebuild, /indexing \d+ of \d+ files/);
-        await new Promise((r) => setTimeout(r, 500));
+        const wal = `${indexPath}.rebuild-wal`;
+        for (let i = 0; i < 2000 && rebuild.exitCode === null; i++) {
+          if (existsSync(wal) && statSync(wal).size > 600_000) break;
+          await new Promise((r) => setTimeout(r, 5));
+        }
         rebuild.kill('SIGKILL');
         await new Promise((r) => rebuild.once('close', r));
         assert.equal(
