@@ -10,6 +10,14 @@ import type { LlmFailure, LlmOutcome } from './outcome.js';
 /** A JSON schema (draft 2020-12 subset ajv accepts); also sent to Ollama as `format`. */
 export type JsonSchema = Record<string, unknown>;
 
+/**
+ * The first Ollama release that takes a JSON schema as `format` (structured
+ * outputs). An older server knows only `format: "json"`, so every call of this
+ * client would fail there and each chunk or query fall back: deployments pin
+ * at least this version (checked by the deploy policy tests).
+ */
+export const OLLAMA_STRUCTURED_OUTPUT_SINCE = '0.5.0';
+
 export interface ChatJsonRequest {
   /** Instructions; never mixed with untrusted text. */
   system: string;

@@ -5,6 +5,7 @@ export {
   type JsonSchema,
   type LlmClient,
   type LlmStats,
+  OLLAMA_STRUCTURED_OUTPUT_SINCE,
 } from './client.js';
 export {
   type ContextMode,

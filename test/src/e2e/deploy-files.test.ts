@@ -14,7 +14,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { NATS_DEFAULT_MAX_PAYLOAD, SERVICE_NAMES, SERVICES } from '@codesift/bus';
+import { OLLAMA_STRUCTURED_OUTPUT_SINCE } from '@codesift/llm';
 import { readServiceConfig } from '@codesift/service-kit';
+import { QDRANT_SPEC_FILE } from '@codesift/stores-qdrant/testing';
 import { embedderFromEnv, STAGES } from '@codesift/worker';
 import { parse, parseAllDocuments } from 'yaml';
 import { repoRoot } from '../support/cli.js';
@@ -37,6 +39,7 @@ import {
   payloadProblems,
   probeNatsConfig,
   repoPathInImage,
+  serverVersionProblems,
   type Yaml,
 } from '../support/deploy-checks/index.js';
 
@@ -151,6 +154,15 @@ describe('deployment files match the code', () => {
   test('the operator policy holds: published ports, secrets, store security, health, resources, rollouts, images', () => {
     assert.deepEqual(composePolicyProblems(compose), []);
     assert.deepEqual(k8sPolicyProblems(k8s, kustomizeImages(k8s)), []);
+  });
+
+  test('the third-party servers are versions the code works with (Ollama structured outputs, the Qdrant API it is validated against)', () => {
+    const qdrant = /-v?(\d+\.\d+\.\d+)\.json$/.exec(QDRANT_SPEC_FILE)?.[1];
+    assert.ok(qdrant, QDRANT_SPEC_FILE);
+    assert.deepEqual(
+      serverVersionProblems(compose, { ollamaAtLeast: OLLAMA_STRUCTURED_OUTPUT_SINCE, qdrant }),
+      [],
+    );
   });
 
   test('kubectl kustomize renders deploy/, and the rendered manifests keep the policy', (t) => {

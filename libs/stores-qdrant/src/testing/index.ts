@@ -11,6 +11,7 @@ export {
   type HttpRequestShape,
   loadValidator,
   type OpenApiDoc,
+  QDRANT_SPEC_FILE,
   type RequestValidator,
   toJsonSchema,
   type ValidationResult,

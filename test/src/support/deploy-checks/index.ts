@@ -15,4 +15,6 @@ export {
   imagePinProblem,
   k8sPolicyProblems,
   SECRET_KEYS,
+  type ServerNeeds,
+  serverVersionProblems,
 } from './policy.js';

@@ -3,7 +3,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { K8s, Yaml } from './parsed.js';
-import { composePolicyProblems, imagePinProblem, k8sPolicyProblems } from './policy.js';
+import {
+  composePolicyProblems,
+  imagePinProblem,
+  k8sPolicyProblems,
+  serverVersionProblems,
+} from './policy.js';
 
 const limits = { resources: { limits: { cpus: '1', memory: '1G' } } };
 const req = (v: string) => `\${${v}:?set ${v} in .env}`;
@@ -457,4 +462,38 @@ test('image pins: exact versions and digests pass, moving tags do not', () => {
   for (const bad of ['nats', 'nats:latest', 'nats:2.10-alpine', 'nats:2', 'registry:5000/app']) {
     assert.ok(imagePinProblem(bad), bad);
   }
+});
+
+test('server versions: Ollama at least the structured-output release, Qdrant the validated API', () => {
+  const needs = { ollamaAtLeast: '0.5.0', qdrant: 'v1.19.0' };
+  const compose = (ollama: string, qdrant: string): Yaml => ({
+    services: {
+      ollama: { image: ollama },
+      'ollama-pull': { image: ollama },
+      qdrant: { image: qdrant },
+      nats: { image: 'nats:2.10.24-alpine3.21' },
+    },
+  });
+  assert.deepEqual(
+    serverVersionProblems(compose('ollama/ollama:0.9.0', 'qdrant/qdrant:v1.19.0'), needs),
+    [],
+  );
+  assert.deepEqual(
+    serverVersionProblems(compose('ollama/ollama:0.5.0', 'qdrant/qdrant:v1.19.0'), needs),
+    [],
+  );
+  const old = serverVersionProblems(compose('ollama/ollama:0.4.7', 'qdrant/qdrant:v1.12.4'), needs);
+  assert.equal(old.length, 3, JSON.stringify(old));
+  assert.match(old[0] ?? '', /^ollama: ollama\/ollama:0\.4\.7 predates Ollama 0\.5\.0/);
+  assert.match(old[1] ?? '', /^ollama-pull: /);
+  assert.match(old[2] ?? '', /^qdrant: qdrant\/qdrant:v1\.12\.4 is not Qdrant v1\.19\.0/);
+  // A newer Qdrant is as untested as an older one; a tag without a version says nothing.
+  assert.equal(
+    serverVersionProblems(compose('ollama/ollama:0.9.0', 'qdrant/qdrant:v1.20.0'), needs).length,
+    1,
+  );
+  assert.equal(
+    serverVersionProblems(compose('ollama/ollama:latest', 'qdrant/qdrant:v1.19.0'), needs).length,
+    2,
+  );
 });

@@ -50,6 +50,56 @@ export function imagePinProblem(image: string): string | undefined {
   return undefined;
 }
 
+/** The numeric x.y.z of an image tag (`v1.19.0`, `0.9.0-rocm`), or undefined. */
+export function imageVersion(image: string): [number, number, number] | undefined {
+  const m = /:v?(\d+)\.(\d+)\.(\d+)(?:[-.+][\w.-]*)?$/.exec(image);
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : undefined;
+}
+
+function compareVersions(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return (a[i] ?? 0) - (b[i] ?? 0);
+  return 0;
+}
+
+/** What the code needs of the third-party servers compose runs. */
+export interface ServerNeeds {
+  /** The LLM client sends a JSON schema as `format`: Ollama answers it from this release. */
+  ollamaAtLeast: string;
+  /** The Qdrant adapter's requests are validated against this version's OpenAPI document. */
+  qdrant: string;
+}
+
+/**
+ * Third-party images at versions the code works with: an Ollama too old for
+ * structured outputs fails every LLM call (each falls back, so nothing says
+ * why), and a Qdrant other than the one whose API the adapter is checked
+ * against is a server nobody tested.
+ */
+export function serverVersionProblems(compose: Yaml, needs: ServerNeeds): string[] {
+  const problems: string[] = [];
+  const wantOllama = imageVersion(`:${needs.ollamaAtLeast}`);
+  const wantQdrant = imageVersion(`:${needs.qdrant}`);
+  for (const [name, svc] of Object.entries<Yaml>(compose?.services ?? {})) {
+    const image = String(svc.image ?? '');
+    const version = imageVersion(image);
+    if (/(^|\/)ollama\/ollama:/.test(image) && wantOllama) {
+      if (!version || compareVersions(version, wantOllama) < 0) {
+        problems.push(
+          `${name}: ${image} predates Ollama ${needs.ollamaAtLeast} (JSON-schema \`format\`, which the LLM client sends)`,
+        );
+      }
+    }
+    if (/(^|\/)qdrant\/qdrant:/.test(image) && wantQdrant) {
+      if (!version || compareVersions(version, wantQdrant) !== 0) {
+        problems.push(
+          `${name}: ${image} is not Qdrant ${needs.qdrant}, the API the adapter is validated against`,
+        );
+      }
+    }
+  }
+  return problems;
+}
+
 /** A compose interpolation compose refuses to start without: `${VAR:?message}`. */
 function requiredVariable(value: unknown): string | undefined {
   return /^\$\{([A-Z][A-Z0-9_]*):\?[^}]*\}$/.exec(String(value ?? ''))?.[1];
