@@ -109,6 +109,23 @@ test('content that is not JSON, an off-schema answer, a broken body and a 2 MB b
   }
 });
 
+test('an Ollama older than structured outputs (it refuses a schema as format) is named as such', async () => {
+  // What a pre-0.5 server answers when `format` is an object, not "json".
+  fake.setMode({
+    kind: 'http',
+    status: 400,
+    error: 'json: cannot unmarshal object into Go struct field ChatRequest.format of type string',
+  });
+  const out = await createLlmClient(config()).chatJson({ ...ASK, user: 'case-old-ollama' });
+  assert.equal(!out.ok && out.failure, 'error');
+  assert.match(!out.ok ? out.reason : '', /needs Ollama 0\.5\.0 or later \(structured outputs\)/);
+  assert.equal(askedWith('case-old-ollama'), 1, 'not retried');
+  // Any other 400 keeps its own message.
+  fake.setMode({ kind: 'http', status: 400, error: 'invalid options' });
+  const other = await createLlmClient(config()).chatJson({ ...ASK, user: 'case-400' });
+  assert.match(!other.ok ? other.reason : '', /^HTTP 400 .*invalid options/);
+});
+
 test('a missing model is model-missing, naming the pull command', async () => {
   fake.setMode({ kind: 'good', answer: { summary: 'never' } });
   const out = await createLlmClient(config({ model: 'llama9:70b' })).chatJson(ASK);

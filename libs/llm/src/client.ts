@@ -193,6 +193,15 @@ class OllamaLlmClient implements LlmClient {
         transient: false,
       };
     }
+    if (status === 400 && /\bformat\b/i.test(message)) {
+      // Ollama before structured outputs decodes `format` as a string and refuses the
+      // schema object on every call: say what to upgrade instead of a bare 400.
+      return {
+        failure: 'error',
+        reason: `${this.host} refused the JSON-schema format (${message}): it needs Ollama ${OLLAMA_STRUCTURED_OUTPUT_SINCE} or later (structured outputs)`,
+        transient: false,
+      };
+    }
     if (typeof status === 'number') {
       return {
         failure: 'error',
