@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The development cluster on one machine: a nats-server with JetStream and
-// deploy/nats.conf (max_payload), every pipeline stage (the scanner and
+// deploy/nats-auth.conf (max_payload, and a user and password: loopback is
+// open to every local user), every pipeline stage (the scanner and
 // symbol services included) as its own `codesift-worker` process, and the
 // query service (`codesift-query`) answering gRPC on the SQLite index the
 // writer fills. Data and logs go under --dir; Ctrl-C (or SIGTERM) stops
@@ -11,13 +12,22 @@
 //                      [--embedder none|builtin|auto|fixed:<ms>] [--replicas embedder=3]
 //                      [--scan-root <dir>]... [--token <secret> | --insecure-no-auth]
 //
-// Then: codesift index --remote nats://127.0.0.1:4222 <dir>
+// Then: (set -a; . .codesift-cluster/nats.env; codesift index --remote nats://127.0.0.1:4222 <dir>)
 //       codesift search --remote 127.0.0.1:50051 --token <secret> "query"
 // or IndexService.StartIndex on 127.0.0.1:50051 with a root under a scan
 // root (default: the directory the cluster runs in), which the scanner
 // service runs.
 import { spawn } from 'node:child_process';
-import { accessSync, constants, createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import {
+  accessSync,
+  chmodSync,
+  constants,
+  createWriteStream,
+  mkdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -27,7 +37,8 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WORKER = path.join(repo, 'services', 'worker', 'bin', 'codesift-worker.js');
 const QUERY = path.join(repo, 'services', 'query', 'bin', 'codesift-query.js');
 // The deployments' NATS settings (max_payload), so batches here are sized as there.
-const NATS_CONF = path.join(repo, 'deploy', 'nats.conf');
+// nats.conf plus `authorization` from the server's NATS_USER/NATS_PASSWORD.
+const NATS_CONF = path.join(repo, 'deploy', 'nats-auth.conf');
 const STAGES = ['scanner', 'chunker', 'contextualizer', 'embedder', 'writer', 'symbols'];
 const STOP_GRACE_MS = 10_000;
 const START_TIMEOUT_MS = 60_000;
@@ -35,7 +46,7 @@ const START_TIMEOUT_MS = 60_000;
 const HELP = `Usage: npm run cluster -- [options]
 
 Starts a development cluster on this machine: nats-server (JetStream, with
-deploy/nats.conf), one process per pipeline stage (${STAGES.join(', ')})
+deploy/nats-auth.conf), one process per pipeline stage (${STAGES.join(', ')})
 and the query service (codesift-query: search, symbols, index jobs over
 gRPC) on the cluster's SQLite index. Ctrl-C stops it.
 
@@ -58,6 +69,12 @@ Options:
                           it out of the process list)
   --insecure-no-auth      run the query service (on 127.0.0.1) without a token
   -h, --help              show this help
+
+NATS requires a user and password even on loopback, where any local user
+could otherwise queue jobs, forge the writer's batches or delete the streams:
+$NATS_USER and $NATS_PASSWORD when both are set, else a generated password.
+Either way they are written to <dir>/nats.env (mode 0600) for
+\`codesift index --remote\` and other NATS clients.
 
 The query service refuses to start without a token unless --insecure-no-auth
 is given. StartIndex with a root outside the scan roots is PERMISSION_DENIED
@@ -137,6 +154,8 @@ const scanRoots =
     ? args['scan-root'].map((d) => path.resolve(d))
     : scanRootsFromEnv({ CODESIFT_SCAN_ROOTS: envVar('CODESIFT_SCAN_ROOTS') }, process.cwd());
 
+const natsAuth = natsCredentials();
+
 const dir = path.resolve(args.dir);
 const logDir = path.join(dir, 'logs');
 const indexPath = path.join(dir, 'index.db');
@@ -144,6 +163,35 @@ const natsUrl = `nats://127.0.0.1:${natsPort}`;
 const grpcAddress = `127.0.0.1:${grpcPort}`;
 mkdirSync(logDir, { recursive: true });
 mkdirSync(path.join(dir, 'nats'), { recursive: true });
+const natsEnvFile = path.join(dir, 'nats.env');
+writeFileSync(natsEnvFile, `NATS_USER=${natsAuth.user}\nNATS_PASSWORD=${natsAuth.password}\n`, {
+  mode: 0o600,
+});
+// The mode above applies only when the file is created: an older one keeps its own.
+chmodSync(natsEnvFile, 0o600);
+
+/**
+ * The NATS user every process of this cluster connects as. A loopback port is
+ * still open to every local user, and NATS without credentials would let any
+ * of them bypass the query service's token: queue jobs, forge the writer's
+ * batches, delete the streams.
+ */
+function natsCredentials() {
+  if (envVar('NATS_TOKEN')) {
+    usage(
+      'the development cluster authenticates NATS with NATS_USER/NATS_PASSWORD; unset NATS_TOKEN',
+    );
+  }
+  const user = envVar('NATS_USER');
+  const password = envVar('NATS_PASSWORD');
+  if (user && password) return { user, password };
+  if (user || password) usage('NATS_USER and NATS_PASSWORD go together (or set neither)');
+  return { user: 'codesift', password: randomBytes(24).toString('hex') };
+}
+
+function natsClientEnv() {
+  return { NATS_USER: natsAuth.user, NATS_PASSWORD: natsAuth.password };
+}
 
 /** A variable of this script's own environment (not a build input). */
 function envVar(name) {
@@ -304,7 +352,8 @@ async function main() {
       '-sd',
       path.join(dir, 'nats'),
     ],
-    {},
+    // Read by nats-auth.conf's `authorization` ($NATS_USER, $NATS_PASSWORD).
+    natsClientEnv(),
     (out) => /Server is ready/.test(out),
   );
   await nats.up;
@@ -312,6 +361,7 @@ async function main() {
 
   const workerEnv = {
     NATS_URL: natsUrl,
+    ...natsClientEnv(),
     CODESIFT_INDEX: indexPath,
     CODESIFT_EMBEDDER: args.embedder,
     // The scanner and the query service check index roots against the same list.
@@ -334,6 +384,7 @@ async function main() {
   // vectors are hashes no query could match: it searches by keyword then.
   const queryEnv = {
     NATS_URL: natsUrl,
+    ...natsClientEnv(),
     CODESIFT_INDEX: indexPath,
     CODESIFT_GRPC_HOST: '127.0.0.1',
     CODESIFT_GRPC_PORT: String(grpcPort),
@@ -353,7 +404,8 @@ async function main() {
     [
       '',
       `codesift cluster ready: NATS ${natsUrl} · gRPC ${grpcAddress} · index ${indexPath}`,
-      `  index:  codesift index --remote ${natsUrl} <dir>`,
+      `  index:  (set -a; . ${natsEnvFile}; codesift index --remote ${natsUrl} <dir>)`,
+      `  NATS credentials: ${natsEnvFile} (NATS_USER, NATS_PASSWORD; readable by you alone)`,
       `  search: codesift search --remote ${grpcAddress} "<query>"${token === undefined ? '' : '   (token: CODESIFT_TOKEN or --token)'}`,
       `  StartIndex roots must lie under: ${scanRoots.join(', ')}`,
       ...(token === undefined ? ['  gRPC without authentication (--insecure-no-auth)'] : []),

@@ -95,9 +95,15 @@ interface Run {
   contextualizerAcks?: number[];
 }
 
-async function timedIndex(args: string[]): Promise<{ summary: Summary; wallSeconds: number }> {
+async function timedIndex(
+  args: string[],
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<{ summary: Summary; wallSeconds: number }> {
   const t0 = performance.now();
-  const r = await runCli(['index', ...args, '--json', '-q'], { env, timeoutMs: 900_000 });
+  const r = await runCli(['index', ...args, '--json', '-q'], {
+    env: { ...env, ...extraEnv },
+    timeoutMs: 900_000,
+  });
   const wallSeconds = (performance.now() - t0) / 1000;
   if (r.code !== 0) throw new Error(`codesift index ${args.join(' ')} failed:\n${r.stderr}`);
   const summary = JSON.parse(r.stdout) as Summary;
@@ -158,7 +164,7 @@ async function cluster(
   const { proc, exited, pids } = c;
   try {
     const indexPath = path.join(dir, 'index.db');
-    const r = await timedIndex(['--remote', c.natsUrl, '--index', indexPath, root]);
+    const r = await timedIndex(['--remote', c.natsUrl, '--index', indexPath, root], c.natsEnv);
     proc.kill('SIGTERM');
     const code = await exited;
     if (code !== 0) throw new Error(`cluster stopped with ${code}:\n${c.output()}`);

@@ -98,14 +98,17 @@ describe('codesift cluster (npm run cluster, index --remote, search --remote)', 
 
     const { natsUrl, grpc } = c;
     const indexPath = path.join(dir, 'index.db');
-    const remote = await runCli([
-      'index',
-      '--remote',
-      natsUrl,
-      // No --index: the plan and the totals come from the writer over NATS.
-      root,
-      '--json',
-    ]);
+    const remote = await runCli(
+      [
+        'index',
+        '--remote',
+        natsUrl,
+        // No --index: the plan and the totals come from the writer over NATS.
+        root,
+        '--json',
+      ],
+      { env: c.natsEnv },
+    );
     assert.equal(remote.code, 0, `${remote.stderr}\n${c.output()}`);
     const summary = JSON.parse(remote.stdout);
     const local = await runCli(['index', localRoot, '--no-vectors', '--json', '-q']);
@@ -226,7 +229,7 @@ describe('codesift cluster (npm run cluster, index --remote, search --remote)', 
     pids.push(...c.pids);
     try {
       const indexAs = (root: string, ...flags: string[]) =>
-        runCli(['index', '--remote', c.natsUrl, root, '--json', ...flags]);
+        runCli(['index', '--remote', c.natsUrl, root, '--json', ...flags], { env: c.natsEnv });
       const graph = await indexAs(graphRoot, '--repository', 'acme/graph');
       assert.equal(graph.code, 0, `${graph.stderr}\n${c.output()}`);
       assert.equal(JSON.parse(graph.stdout).filesNew, Object.keys(TREE).length);
@@ -292,15 +295,10 @@ describe('codesift cluster (npm run cluster, index --remote, search --remote)', 
       assert.equal((await search('computeInvoiceTotal'))[0], 'billing/src/invoice.ts');
 
       // Removing a repository deletes its files and forgets its name.
-      const removed = await runCli([
-        'index',
-        '--remote',
-        c.natsUrl,
-        '--repository',
-        'billing',
-        '--remove',
-        '--json',
-      ]);
+      const removed = await runCli(
+        ['index', '--remote', c.natsUrl, '--repository', 'billing', '--remove', '--json'],
+        { env: c.natsEnv },
+      );
       assert.equal(removed.code, 0, removed.stderr);
       const gone = JSON.parse(removed.stdout);
       assert.equal(gone.filesDeleted, 1);
@@ -312,14 +310,10 @@ describe('codesift cluster (npm run cluster, index --remote, search --remote)', 
       } finally {
         after.close();
       }
-      const removedTwice = await runCli([
-        'index',
-        '--remote',
-        c.natsUrl,
-        '--repository',
-        'billing',
-        '--remove',
-      ]);
+      const removedTwice = await runCli(
+        ['index', '--remote', c.natsUrl, '--repository', 'billing', '--remove'],
+        { env: c.natsEnv },
+      );
       assert.equal(removedTwice.code, 1);
       assert.match(removedTwice.stderr, /holds no files of repository 'billing'/);
       const noName = await runCli(['index', '--remote', c.natsUrl, '--remove']);

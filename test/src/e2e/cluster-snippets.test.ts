@@ -49,7 +49,9 @@ describe('cluster snippets come from the stores, not the checkout (end to end)',
     writeTree(root, { 'src/graph.ts': GRAPH, 'py/config.py': CONFIG });
     const c = await startDevCluster({ dir: path.join(work, 'cluster'), cwd: work });
     cluster = c;
-    const indexed = await runCli(['index', '--remote', c.natsUrl, root, '--json']);
+    const indexed = await runCli(['index', '--remote', c.natsUrl, root, '--json'], {
+      env: c.natsEnv,
+    });
     assert.equal(indexed.code, 0, `${indexed.stderr}\n${c.output()}`);
     assert.equal(JSON.parse(indexed.stdout).filesNew, 2);
 

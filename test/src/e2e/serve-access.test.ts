@@ -3,14 +3,24 @@
 // jobs only under a scan root. Real processes and real gRPC over sockets.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type CodesiftClient, connectCodesift } from '@codesift/grpc';
 import { JobState } from '@codesift/proto';
 import { type ServiceError, status } from '@grpc/grpc-js';
+import { connect } from '@nats-io/transport-node';
 import { collect, firstLine, type RunResult, repoRoot, runCli, startCli } from '../support/cli.js';
+import { startDevCluster } from '../support/processes.js';
 import { writeTree } from '../support/tree.js';
 
 const TOKEN = 'serve-access-token-0123456789abcdef';
@@ -230,6 +240,58 @@ describe('npm run cluster: a token unless --insecure-no-auth', () => {
       assert.match(r.stderr, /--insecure-no-auth/);
       assert.doesNotMatch(r.stdout, /^up /m, 'nothing was started');
       assert.equal(existsSync(path.join(dir, 'c')), false, 'not even its directory');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("NATS takes only the cluster's user and password (generated, or from the environment), kept in nats.env for the owner alone", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'codesift-e2e-cluster-nats-auth-'));
+    const refused = async (servers: string, auth: { user?: string; pass?: string }) => {
+      try {
+        const nc = await connect({ servers, ...auth, reconnect: false, timeout: 5000 });
+        await nc.close();
+        return '';
+      } catch (err) {
+        return String((err as Error).message);
+      }
+    };
+    try {
+      const c = await startDevCluster({ dir: path.join(dir, 'generated'), cwd: dir });
+      try {
+        const envFile = path.join(dir, 'generated', 'nats.env');
+        assert.equal(statSync(envFile).mode & 0o777, 0o600, 'nats.env is for its owner alone');
+        assert.equal(c.natsEnv.NATS_USER, 'codesift');
+        assert.match(String(c.natsEnv.NATS_PASSWORD), /^[0-9a-f]{48}$/);
+        assert.match(c.output(), /NATS credentials: .*nats\.env/);
+        // Another local user, without the password: no way onto the bus.
+        assert.match(await refused(c.natsUrl, {}), /authorization|authentication/i);
+        assert.match(
+          await refused(c.natsUrl, { user: 'codesift', pass: 'guess' }),
+          /authorization|authentication/i,
+        );
+        assert.equal(
+          await refused(c.natsUrl, { user: c.natsEnv.NATS_USER, pass: c.natsEnv.NATS_PASSWORD }),
+          '',
+        );
+        // A NATS client without them says why.
+        const blind = await runCli(['index', '--remote', c.natsUrl, dir, '--json']);
+        assert.notEqual(blind.code, 0);
+      } finally {
+        c.proc.kill('SIGTERM');
+        await c.exited;
+      }
+      // Credentials of the operator's choosing, from the environment.
+      const chosen = { NATS_USER: 'ops', NATS_PASSWORD: 'chosen-password-0123456789' };
+      const d = await startDevCluster({ dir: path.join(dir, 'chosen'), cwd: dir, env: chosen });
+      try {
+        assert.deepEqual(d.natsEnv, chosen);
+        assert.equal(await refused(d.natsUrl, { user: 'ops', pass: chosen.NATS_PASSWORD }), '');
+        assert.match(await refused(d.natsUrl, {}), /authorization|authentication/i);
+      } finally {
+        d.proc.kill('SIGTERM');
+        await d.exited;
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { freePort } from '@codesift/bus/testing';
 import { repoRoot } from './cli.js';
@@ -145,11 +146,26 @@ export interface DevCluster {
   /** Resolves with the script's exit code. */
   exited: Promise<number | null>;
   natsUrl: string;
+  /**
+   * NATS_USER and NATS_PASSWORD of the cluster's NATS (from its nats.env):
+   * the environment a NATS client such as `codesift index --remote` needs.
+   */
+  natsEnv: NodeJS.ProcessEnv;
   grpc: string;
   /** Every process the script started, as its "up" lines name them. */
   pids: number[];
   /** The script's stdout and stderr so far. */
   output(): string;
+}
+
+/** NAME=value lines, as `set -a; . file` reads them (no quoting needed for the cluster's). */
+export function readEnvFile(file: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    const m = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(line);
+    if (m) env[m[1]!] = m[2]!;
+  }
+  return env;
 }
 
 /** `npm run cluster` on free loopback ports, resolved once it says it is ready. */
@@ -201,6 +217,7 @@ export async function startDevCluster(opts: DevClusterOptions): Promise<DevClust
     proc,
     exited,
     natsUrl: `nats://127.0.0.1:${natsPort}`,
+    natsEnv: readEnvFile(path.join(opts.dir, 'nats.env')),
     grpc: `127.0.0.1:${grpcPort}`,
     pids: [...out.matchAll(/^up\s+\S+\s+pid (\d+)/gm)].map((m) => Number(m[1])),
     output: () => out,
