@@ -8,21 +8,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { cliBin, LOCAL_MCP_TOOLS } from '../support/cli.js';
 import { withMcpOverHttp } from '../support/mcp-http.js';
-import { writeTree } from '../support/tree.js';
+import { GRAPH_TS, writeTree } from '../support/tree.js';
 
 const TOKEN = 'e2e-index-token-9c1f2b7a4d6e';
-const GRAPH = [
-  '/** A directed graph kept as an edge list. */',
-  'export class Graph {',
-  '  private readonly edges: [string, string][] = [];',
-  '',
-  '  /** Inserts an edge from one node to another. */',
-  '  insertEdgeBetween(from: string, to: string): void {',
-  '    this.edges.push([from, to]);',
-  '  }',
-  '}',
-  '',
-].join('\n');
 
 function text(r: CallToolResult): string {
   return r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
@@ -31,7 +19,7 @@ function text(r: CallToolResult): string {
 /** A repository never indexed: the graph, and enough other files that a job takes a moment. */
 function makeRepo(dir: string): void {
   const files: Record<string, string> = {
-    'src/graph.ts': GRAPH,
+    'src/graph.ts': GRAPH_TS,
     'src/use.ts': "import { Graph } from './graph';\n\nnew Graph().insertEdgeBetween('a', 'b');\n",
   };
   for (let i = 0; i < 120; i++) {

@@ -13,7 +13,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { cliBin, collect, type RunResult, runCli, startCli } from '../support/cli.js';
 import { freePort } from '../support/processes.js';
-import { writeTree } from '../support/tree.js';
+import { GRAPH_TS, writeTree } from '../support/tree.js';
 
 const GRPC_TOKEN = 'e2e-grpc-token-3c9a41f2d7b0';
 const HTTP_TOKEN = 'e2e-http-token-8b21e7c44a9f';
@@ -114,18 +114,7 @@ describe('codesift mcp --remote (end to end)', () => {
     root = path.join(work, 'repo');
     indexDir = path.join(root, '.codesift');
     writeTree(root, {
-      'src/graph.ts': [
-        '/** A directed graph kept as an edge list. */',
-        'export class Graph {',
-        '  private readonly edges: [string, string][] = [];',
-        '',
-        '  /** Inserts an edge from one node to another. */',
-        '  insertEdgeBetween(from: string, to: string): void {',
-        '    this.edges.push([from, to]);',
-        '  }',
-        '}',
-        '',
-      ].join('\n'),
+      'src/graph.ts': GRAPH_TS,
       'src/config_loader.py': [
         'import json',
         '',

@@ -8,7 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { cliBin, collect, firstLine, LOCAL_MCP_TOOLS, runCli, startCli } from '../support/cli.js';
-import { writeTree } from '../support/tree.js';
+import { GRAPH_TS, writeTree } from '../support/tree.js';
 
 const TOKEN = 'e2e-token-5f0c1d9a7b3e4a21';
 
@@ -32,18 +32,7 @@ describe('codesift mcp (end to end)', () => {
     root = path.join(work, 'repo');
     indexDir = path.join(root, '.codesift');
     writeTree(root, {
-      'src/graph.ts': [
-        '/** A directed graph kept as an edge list. */',
-        'export class Graph {',
-        '  private readonly edges: [string, string][] = [];',
-        '',
-        '  /** Inserts an edge from one node to another. */',
-        '  insertEdgeBetween(from: string, to: string): void {',
-        '    this.edges.push([from, to]);',
-        '  }',
-        '}',
-        '',
-      ].join('\n'),
+      'src/graph.ts': GRAPH_TS,
       'src/config_loader.py': [
         'import json',
         '',

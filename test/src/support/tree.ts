@@ -2,6 +2,20 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { MORE_LANGUAGES } from './synthetic-languages.js';
 
+/** A small TypeScript file the MCP tests search: a class with one documented method. */
+export const GRAPH_TS = [
+  '/** A directed graph kept as an edge list. */',
+  'export class Graph {',
+  '  private readonly edges: [string, string][] = [];',
+  '',
+  '  /** Inserts an edge from one node to another. */',
+  '  insertEdgeBetween(from: string, to: string): void {',
+  '    this.edges.push([from, to]);',
+  '  }',
+  '}',
+  '',
+].join('\n');
+
 export function writeTree(root: string, files: Record<string, string | Uint8Array>): void {
   for (const [rel, content] of Object.entries(files)) {
     const p = path.join(root, rel);
