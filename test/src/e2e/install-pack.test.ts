@@ -23,15 +23,15 @@ const BUILT_MODELS = path.join(repoRoot, 'libs', 'models', 'dist', 'model');
 
 /**
  * The environment of a user's shell: no npm_* variables from the `npm test`
- * running this, and this Node (22) first on PATH, since the installed bin
- * starts with `#!/usr/bin/env node`.
+ * running this, no ONNXRUNTIME_NODE_INSTALL (CI sets it for the workspace's
+ * install; README's command must work without it), and this Node (22)
+ * first on PATH, since the installed bin starts with `#!/usr/bin/env node`.
  */
 function userEnv(): Record<string, string> {
   const env: Record<string, string> = {};
+  const notAUsers = /^(npm_|ONNXRUNTIME_NODE_INSTALL)|^NODE_(PATH|OPTIONS)$/i;
   for (const [k, v] of Object.entries(process.env)) {
-    if (v !== undefined && !/^npm_/i.test(k) && k !== 'NODE_PATH' && k !== 'NODE_OPTIONS') {
-      env[k] = v;
-    }
+    if (v !== undefined && !notAUsers.test(k)) env[k] = v;
   }
   env.PATH = [path.dirname(process.execPath), env.PATH].filter(Boolean).join(path.delimiter);
   env.NO_COLOR = '1';
