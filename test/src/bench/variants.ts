@@ -66,6 +66,12 @@ configs.push({
   open: openLocalEngine,
   extra: { variants: 3 },
 });
+// Issue 14's offline target: the vocabulary bridge on top of 3 variants.
+configs.push({
+  name: 'bridge + 3 offline variants',
+  open: openLocalEngine,
+  extra: { variants: 3, bridge: true },
+});
 
 function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
