@@ -1,7 +1,12 @@
 import { type Chunk, chunkId, type SymbolInfo, symbolId } from '@codesift/core';
 import { Parser } from 'web-tree-sitter';
-import { type Grammar, GrammarCache, initTreeSitter } from './grammars.js';
-import { languageSpec } from './languages/index.js';
+import {
+  type Grammar,
+  GrammarCache,
+  type GrammarCacheOptions,
+  initTreeSitter,
+} from './grammars.js';
+import { languageSpec, withoutGrammar } from './languages/index.js';
 import { SourceLines } from './lines.js';
 import { findHeadings, markdownPieces } from './markdown.js';
 import type { Limits, Piece } from './pieces.js';
@@ -22,6 +27,8 @@ export interface ChunkerOptions {
   windowLines?: number;
   /** Default 5000: a parse taking longer is abandoned and the file gets line windows. */
   parseTimeoutMs?: number;
+  /** Grammar loading: a .wasm per language instead of the package's, where warnings go. */
+  grammars?: GrammarCacheOptions;
 }
 
 export interface ChunkInput {
@@ -33,6 +40,12 @@ export interface ChunkInput {
 export interface ChunkResult {
   chunks: Chunk[];
   symbols: SymbolInfo[];
+  /**
+   * Set when the file's language should have AST chunks but got line windows
+   * (kind 'window', no symbols): its grammar failed to load, or it has no
+   * usable grammar at all (WITHOUT_GRAMMAR). Says why, for the index summary.
+   */
+  noAst?: string;
 }
 
 export interface Chunker {
@@ -66,17 +79,21 @@ function resolveLimits(options: ChunkerOptions): Limits {
  */
 export async function createChunker(options: ChunkerOptions = {}): Promise<Chunker> {
   await initTreeSitter();
-  return new TreeSitterChunker(resolveLimits(options), positiveInt(options.parseTimeoutMs, 5000));
+  return new TreeSitterChunker(
+    resolveLimits(options),
+    positiveInt(options.parseTimeoutMs, 5000),
+    new GrammarCache(options.grammars),
+  );
 }
 
 class TreeSitterChunker implements Chunker {
-  private readonly grammars = new GrammarCache();
   private parser: Parser | null = null;
   private parserGrammar: Grammar | null = null;
 
   constructor(
     private readonly limits: Limits,
     private readonly parseTimeoutMs: number,
+    private readonly grammars: GrammarCache,
   ) {}
 
   supports(language: string): boolean {
@@ -137,8 +154,13 @@ class TreeSitterChunker implements Chunker {
       };
     }
 
-    const grammar = this.supports(language) ? this.grammars.get(language) : null;
-    const defs = grammar ? this.parseDefs(grammar, lines.text) : null;
+    if (!this.supports(language)) {
+      const why = withoutGrammar(language);
+      return why === undefined ? windows() : { ...windows(), noAst: why };
+    }
+    const grammar = this.grammars.get(language);
+    if (!grammar) return { ...windows(), noAst: this.grammars.failure(language) ?? 'no grammar' };
+    const defs = this.parseDefs(grammar, lines.text);
     if (!defs) return windows();
     return {
       chunks: toChunks(layoutDefs(defs, lines, this.limits), lines, path, language),
@@ -233,3 +255,4 @@ function toSymbols(defs: readonly DefNode[], path: string, language: string): Sy
   for (const def of defs) visit(def);
   return out;
 }
+

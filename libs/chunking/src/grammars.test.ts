@@ -54,3 +54,47 @@ test('a repository without C++ never loads the C++ grammar', async () => {
     Language.loadSync = loadSync;
   }
 });
+
+test('a grammar that fails to load is warned once, with its language and reason, and said on every file it leaves without AST chunks', async () => {
+  const warnings: string[] = [];
+  const chunker = await createChunker({
+    grammars: {
+      wasmPaths: { ruby: '/nonexistent/tree-sitter-ruby.wasm' },
+      warn: (m) => warnings.push(m),
+    },
+  });
+  const text = 'class Greeter\n  def hello\n    "hi"\n  end\nend\n';
+  const a = chunker.chunkFile({ path: 'lib/a.rb', language: 'ruby', text });
+  const b = chunker.chunkFile({ path: 'lib/b.rb', language: 'ruby', text });
+  assert.equal(warnings.length, 1, warnings.join('\n'));
+  assert.match(warnings[0]!, /ruby grammar \(tree-sitter-ruby\) failed to load: .*nonexistent/);
+  for (const r of [a, b]) {
+    assert.match(r.noAst ?? '', /ruby grammar \(tree-sitter-ruby\) failed to load: .*nonexistent/);
+    assert.deepEqual(r.symbols, []);
+    assert.ok(r.chunks.length > 0 && r.chunks.every((c) => c.kind === 'window'));
+  }
+  // Other languages are untouched, and say nothing.
+  const py = chunker.chunkFile({
+    path: 'a.py',
+    language: 'python',
+    text: 'def f():\n    return 1\n',
+  });
+  assert.equal(py.noAst, undefined);
+  assert.deepEqual(
+    py.symbols.map((s) => s.name),
+    ['f'],
+  );
+});
+
+test('a language without a usable grammar says why on every file; a language with none expected says nothing', async () => {
+  const chunker = await createChunker();
+  const swift = chunker.chunkFile({
+    path: 'Sources/App/Greeter.swift',
+    language: 'swift',
+    text: 'struct Greeter {\n  func hello() -> String { "hi" }\n}\n',
+  });
+  assert.match(swift.noAst ?? '', /Swift \.wasm/);
+  assert.ok(swift.chunks.every((c) => c.kind === 'window'));
+  const txt = chunker.chunkFile({ path: 'notes.txt', language: 'text', text: 'plain words\n' });
+  assert.equal(txt.noAst, undefined);
+});

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { errorMessage } from '@codesift/core';
 import { Language, Parser, Query } from 'web-tree-sitter';
 import { type LanguageSpec, languageSpec } from './languages/index.js';
 
@@ -30,13 +31,31 @@ export interface Grammar {
   defsQuery: Query;
 }
 
+export interface GrammarCacheOptions {
+  /**
+   * A .wasm file per language id, read instead of the grammar package's.
+   * For a grammar built elsewhere, and for tests that need a broken one.
+   */
+  wasmPaths?: Readonly<Record<string, string>>;
+  /** Where the one warning per failed language goes; default stderr. */
+  warn?: (message: string) => void;
+}
+
 /**
  * Loads grammars on first use. Loading is synchronous (the .wasm is compiled
  * with `new WebAssembly.Module`) so that chunkFile can stay synchronous while
  * a process only pays for the languages it actually meets.
+ *
+ * A grammar that fails to load is never a silent downgrade: the language's
+ * files still get line windows (indexing goes on), but the failure is warned
+ * once with the language and reason, and `failure()` hands the reason to
+ * the chunker so that every such file says why it has no AST chunks.
  */
 export class GrammarCache {
   private readonly grammars = new Map<string, Grammar | null>();
+  private readonly failures = new Map<string, string>();
+
+  constructor(private readonly options: GrammarCacheOptions = {}) {}
 
   /** The loaded grammar, or null when the language has none or it failed to load. */
   get(languageId: string): Grammar | null {
@@ -46,14 +65,22 @@ export class GrammarCache {
     const spec = languageSpec(languageId);
     if (spec) {
       try {
-        grammar = loadGrammar(spec);
-      } catch {
-        // A broken or missing grammar degrades that language to line windows.
-        grammar = null;
+        grammar = loadGrammar(spec, this.options.wasmPaths?.[languageId]);
+      } catch (err) {
+        const reason = `the ${languageId} grammar (${spec.grammar.pkg}) failed to load: ${errorMessage(err)}`;
+        this.failures.set(languageId, reason);
+        (this.options.warn ?? warnOnStderr)(
+          `warning: ${reason}; ${languageId} files get line windows without symbols`,
+        );
       }
     }
     this.grammars.set(languageId, grammar);
     return grammar;
+  }
+
+  /** Why the language's grammar failed to load, or undefined when it did not fail (or was not tried). */
+  failure(languageId: string): string | undefined {
+    return this.failures.get(languageId);
   }
 
   /** Language ids whose grammar has been loaded (or tried), in order. */
@@ -64,12 +91,19 @@ export class GrammarCache {
   delete(): void {
     for (const g of this.grammars.values()) g?.defsQuery.delete();
     this.grammars.clear();
+    this.failures.clear();
   }
 }
 
-function loadGrammar(spec: LanguageSpec): Grammar {
-  const pkgDir = path.dirname(require.resolve(`${spec.grammar.pkg}/package.json`));
-  const bytes = readFileSync(path.join(pkgDir, spec.grammar.wasm));
+function warnOnStderr(message: string): void {
+  process.stderr.write(`codesift: ${message}\n`);
+}
+
+function loadGrammar(spec: LanguageSpec, wasmPath: string | undefined): Grammar {
+  const file =
+    wasmPath ??
+    path.join(path.dirname(require.resolve(`${spec.grammar.pkg}/package.json`)), spec.grammar.wasm);
+  const bytes = readFileSync(file);
   const language = Language.loadSync(new Wasm.Module(bytes));
   const defsQuery = new Query(language, spec.defs.map((d) => d.query).join('\n'));
   if (defsQuery.patternCount() !== spec.defs.length) {

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { createChunker } from '@codesift/chunking';
 import { CodesiftError } from '@codesift/core';
 import type { Embedder } from '@codesift/models';
 import { bundleText, SECRET_SAMPLES } from '@codesift/scanner/testing';
@@ -94,6 +95,37 @@ describe('indexRepository (real scanner, chunker and SQLite store)', () => {
     work = mkdtempSync(path.join(tmpdir(), 'codesift-runner-'));
   });
   after(() => rmSync(work, { recursive: true, force: true }));
+
+  test('files left without AST chunks are counted by language, with why, in the summary', async () => {
+    const root = path.join(work, 'no-ast');
+    writeTree(root, {
+      'src/util.py': 'def add(a, b):\n    return a + b\n',
+      'src/other.py': 'def sub(a, b):\n    return a - b\n',
+      'Sources/Greeter.swift': 'struct Greeter {\n  func hello() -> String { "hi" }\n}\n',
+      'src/main.go': 'package main\n\nfunc main() {}\n',
+    });
+    const warnings: string[] = [];
+    const chunker = await createChunker({
+      grammars: {
+        wasmPaths: { python: path.join(root, 'missing.wasm') },
+        warn: (m) => warnings.push(m),
+      },
+    });
+    const summary = await indexRepository({ root, vectors: false, chunker });
+    assert.equal(warnings.length, 1, warnings.join('\n'));
+    assert.deepEqual(Object.keys(summary.noAst ?? {}), ['python', 'swift']);
+    assert.equal(summary.noAst?.python?.files, 2);
+    assert.deepEqual(summary.noAst?.python?.paths, ['src/other.py', 'src/util.py']);
+    assert.match(
+      summary.noAst?.python?.reason ?? '',
+      /python grammar .* failed to load: .*missing\.wasm/,
+    );
+    assert.equal(summary.noAst?.swift?.files, 1);
+    assert.match(summary.noAst?.swift?.reason ?? '', /Swift \.wasm/);
+    // Still indexed, as line windows; Go kept its grammar.
+    assert.equal(summary.filesIndexed, 4);
+    assert.equal(summary.failures.length, 0);
+  });
 
   test('indexes a tree, then a second run re-processes only what changed', async () => {
     const root = path.join(work, 'incremental');

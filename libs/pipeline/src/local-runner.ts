@@ -38,7 +38,7 @@ import { planIndex } from './plan.js';
 import { type PreparedFile, prepareFile } from './prepare-file.js';
 import type { IndexProgress, IndexSummary } from './progress.js';
 import { ProgressTracker } from './progress-tracker.js';
-import { SkippedPaths } from './skipped-paths.js';
+import { NoAstFiles, SkippedPaths } from './skipped-paths.js';
 
 export interface IndexOptions {
   root: string;
@@ -182,6 +182,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
     index.setRoot(root);
     const skipped: Partial<Record<SkipReason, number>> = { ...scanned.skipped };
     const skippedPaths = new SkippedPaths(scanned.skippedFiles);
+    const noAst = new NoAstFiles();
     const secretsRedacted: Record<string, number> = {};
     const failures: IndexSummary['failures'] = [];
 
@@ -287,12 +288,14 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
         if (previous) toRemove.push(file.path);
         done();
       } else if (batcher) {
+        if (prepared.noAst !== undefined) noAst.add(file.path, file.language, prepared.noAst);
         addRedactionCounts(secretsRedacted, staged.secretsRedacted);
         tally.add(prepared.contexts);
         const item = { commit: prepared.commit, isNew: !previous };
         await batcher.add(item, prepared.commit.chunks.map(embeddingText));
         drainReady();
       } else {
+        if (prepared.noAst !== undefined) noAst.add(file.path, file.language, prepared.noAst);
         addRedactionCounts(secretsRedacted, staged.secretsRedacted);
         tally.add(prepared.contexts);
         accept(prepared.commit, !previous);
@@ -324,6 +327,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
       filesFailed: failures.length,
       skipped,
       skippedPaths: skippedPaths.toJSON(),
+      noAst: noAst.toJSON(),
       secretsRedacted,
       chunks: writer.chunks,
       symbols: writer.symbols,

@@ -8,7 +8,7 @@ export type PreparedFile =
   /** Touched but identical: only its new stat is recorded. */
   | { kind: 'touch'; record: FileRecord }
   /** Chunked and contextualized; `vectors` is filled by the embedder, if any. */
-  | { kind: 'write'; commit: FileCommit; contexts: ChunkContext[] }
+  | { kind: 'write'; commit: FileCommit; contexts: ChunkContext[]; noAst?: string }
   | { kind: 'failed'; reason: string };
 
 /**
@@ -54,6 +54,7 @@ export async function prepareFile(
       kind: 'write',
       commit: { record, chunks: result.chunks, vectors: null, symbols: result.symbols },
       contexts,
+      ...(result.noAst === undefined ? {} : { noAst: result.noAst }),
     };
   } catch (err) {
     return { kind: 'failed', reason: errorMessage(err) };

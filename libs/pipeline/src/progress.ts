@@ -44,6 +44,13 @@ export interface IndexSummary {
    */
   skippedPaths?: Partial<Record<SkipReason, string[]>>;
   /**
+   * Files written this run that got line windows (chunk kind 'window', no
+   * symbols) although their language should have AST chunks, by language:
+   * how many, why (the grammar failed to load, or no usable grammar exists)
+   * and up to SKIPPED_PATHS_PER_REASON of their paths. Local runs only.
+   */
+  noAst?: Record<string, NoAstLanguage>;
+  /**
    * Secrets replaced by a `[REDACTED:<rule>]` marker in the files written this
    * run, by rule id (`aws-access-key`, `private-key`, ...); never the secrets.
    */
@@ -69,4 +76,11 @@ export interface IndexSummary {
    * exist here.
    */
   contextSources?: Pick<ContextSummary, 'sources' | 'fallbacks'>;
+}
+
+/** One language's files without AST chunks in a run (IndexSummary.noAst). */
+export interface NoAstLanguage {
+  files: number;
+  reason: string;
+  paths: string[];
 }

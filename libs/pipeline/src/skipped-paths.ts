@@ -7,6 +7,7 @@
  */
 import type { SkipReason } from '@codesift/core';
 import type { SkippedFile } from '@codesift/scanner';
+import type { NoAstLanguage } from './progress.js';
 
 /** Paths listed per reason at most. */
 export const SKIPPED_PATHS_PER_REASON = 20;
@@ -34,6 +35,31 @@ export class SkippedPaths {
     const out: Partial<Record<SkipReason, string[]>> = {};
     for (const reason of [...this.byReason.keys()].sort()) {
       out[reason] = [...this.byReason.get(reason)!].sort();
+    }
+    return out;
+  }
+}
+
+/** The files of a run that got no AST chunks, by language (IndexSummary.noAst). */
+export class NoAstFiles {
+  private readonly byLanguage = new Map<string, NoAstLanguage>();
+
+  add(path: string, language: string, reason: string): void {
+    let entry = this.byLanguage.get(language);
+    if (!entry) {
+      entry = { files: 0, reason, paths: [] };
+      this.byLanguage.set(language, entry);
+    }
+    entry.files++;
+    if (entry.paths.length < SKIPPED_PATHS_PER_REASON) entry.paths.push(path);
+  }
+
+  /** Languages in name order, paths sorted. */
+  toJSON(): Record<string, NoAstLanguage> {
+    const out: Record<string, NoAstLanguage> = {};
+    for (const language of [...this.byLanguage.keys()].sort()) {
+      const e = this.byLanguage.get(language)!;
+      out[language] = { files: e.files, reason: e.reason, paths: [...e.paths].sort() };
     }
     return out;
   }

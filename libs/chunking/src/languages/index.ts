@@ -21,10 +21,8 @@ export { CONTAINER_KINDS, MEMBER_PARENT_KINDS } from './spec.js';
  * Every language with structural chunking, by the language id
  * `detectLanguage` (@codesift/analysis) gives its files. Adding a language
  * is one entry here, its extensions there, and a fixture test beside it.
- *
- * Swift has no entry: tree-sitter-swift (0.5.0 to 0.7.1 checked) ships no
- * .wasm and no @tree-sitter-grammars build exists, so Swift files get line
- * windows.
+ * A language that is detected but has no usable grammar goes in
+ * WITHOUT_GRAMMAR instead, with the reason.
  */
 const SPECS: Readonly<Record<string, LanguageSpec>> = {
   typescript,
@@ -55,3 +53,19 @@ export function languageSpec(language: string): LanguageSpec | undefined {
 }
 
 export const STRUCTURAL_LANGUAGES: readonly string[] = Object.keys(SPECS);
+
+/**
+ * Languages that are detected, indexed and searched but get line windows
+ * instead of AST chunks, each with why. The reason is reported for every such
+ * file (chunk results, `codesift index --json`), so the downgrade is never
+ * silent; it is also README's language table's wording.
+ */
+export const WITHOUT_GRAMMAR: Readonly<Record<string, string>> = {
+  swift:
+    'no npm package ships a tree-sitter Swift .wasm that web-tree-sitter 0.27 loads (tree-sitter-swift 0.7.1 and @vscode/tree-sitter-wasm 0.3.1 have none; the one in tree-sitter-wasms 0.1.13 predates the dylink section and is refused)',
+};
+
+/** Why a language without a structural spec gets no AST chunks, when it is one that should. */
+export function withoutGrammar(language: string): string | undefined {
+  return Object.hasOwn(WITHOUT_GRAMMAR, language) ? WITHOUT_GRAMMAR[language] : undefined;
+}

@@ -346,6 +346,12 @@ function printSummary(s: IndexSummary, io: CliIO, removed?: string): void {
       : `${st.green('✔')} removed repository ${st.bold(removed)}: ${formatCount(s.filesDeleted)} files deleted in ${s.seconds.toFixed(1)}s`,
     `  files   ${formatCount(s.filesScanned)} scanned: ${formatCount(s.filesNew)} new, ${formatCount(s.filesChanged)} changed, ${formatCount(s.filesUnchanged)} unchanged, ${formatCount(s.filesDeleted)} deleted${s.filesFailed ? `, ${st.yellow(`${formatCount(s.filesFailed)} failed`)}` : ''}`,
     `  skipped ${skipped || 'none'}`,
+    // Line windows where AST chunks were expected are said, never silent.
+    ...Object.entries(s.noAst ?? {}).map(([language, n]) =>
+      st.yellow(
+        `  no AST  ${language}: ${formatCount(n.files)} files got line windows, no symbols (${n.reason})`,
+      ),
+    ),
     ...(redacted ? [`  secrets ${redacted} redacted`] : []),
     `  written ${formatCount(s.chunks)} chunks, ${formatCount(s.symbols)} symbols, ${formatCount(s.vectors)} vectors (${formatCount(s.chunksPerSecond)} chunks/s)`,
     `  index   ${formatCount(s.totals.files)} files, ${formatCount(s.totals.chunks)} chunks in ${s.indexPath}`,
