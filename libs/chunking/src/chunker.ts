@@ -1,5 +1,5 @@
 import { type Chunk, chunkId, type SymbolInfo, symbolId } from '@codesift/core';
-import { Parser } from 'web-tree-sitter';
+import { type Node, Parser, type Tree } from 'web-tree-sitter';
 import {
   type Grammar,
   GrammarCache,
@@ -10,6 +10,7 @@ import { languageSpec, withoutGrammar } from './languages/index.js';
 import { SourceLines } from './lines.js';
 import { findHeadings, markdownPieces } from './markdown.js';
 import type { Limits, Piece } from './pieces.js';
+import { recoveryText } from './preprocessor.js';
 import { type DefNode, extractDefs } from './symbols.js';
 import { layoutDefs } from './tree-chunker.js';
 import { windowPieces } from './windows.js';
@@ -170,24 +171,38 @@ class TreeSitterChunker implements Chunker {
 
   /** Definitions of the file, or null when parsing failed or ran out of time. */
   private parseDefs(grammar: Grammar, text: string): DefNode[] | null {
-    const parser = this.parserFor(grammar);
     const deadline = performance.now() + this.parseTimeoutMs;
-    let tree: ReturnType<Parser['parse']> = null;
+    let tree = this.parse(grammar, text, deadline);
+    if (!tree) return null;
+    if (grammar.spec.preprocessor && tree.rootNode.hasError) {
+      const retext = recoveryText(text, tree.rootNode);
+      const second = retext === null ? null : this.parse(grammar, retext, deadline);
+      if (second && errorCount(second.rootNode) < errorCount(tree.rootNode)) {
+        tree.delete();
+        tree = second;
+      } else {
+        second?.delete();
+      }
+    }
+    try {
+      // Always the original text: a recovery parse only blanked characters in place.
+      return extractDefs(tree.rootNode, grammar, text);
+    } finally {
+      tree.delete();
+    }
+  }
+
+  private parse(grammar: Grammar, text: string, deadline: number): Tree | null {
+    const parser = this.parserFor(grammar);
+    let tree: Tree | null = null;
     try {
       tree = parser.parse(text, null, { progressCallback: () => performance.now() > deadline });
     } catch {
       tree = null;
     }
-    if (!tree) {
-      // A cancelled parse would otherwise resume on the next file.
-      parser.reset();
-      return null;
-    }
-    try {
-      return extractDefs(tree.rootNode, grammar, text);
-    } finally {
-      tree.delete();
-    }
+    // A cancelled parse would otherwise resume on the next file.
+    if (!tree) parser.reset();
+    return tree;
   }
 
   private parserFor(grammar: Grammar): Parser {
@@ -256,3 +271,14 @@ function toSymbols(defs: readonly DefNode[], path: string, language: string): Sy
   return out;
 }
 
+/** ERROR and MISSING nodes in a tree (only subtrees that have errors are walked). */
+function errorCount(node: Node): number {
+  if (node.type === 'ERROR' || node.isMissing) return 1 + childErrors(node);
+  return node.hasError ? childErrors(node) : 0;
+}
+
+function childErrors(node: Node): number {
+  let n = 0;
+  for (const child of node.children) n += errorCount(child);
+  return n;
+}

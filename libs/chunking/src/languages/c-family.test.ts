@@ -152,3 +152,56 @@ test('a .h header is C unless its text is C++', () => {
   const odd = chunker.chunkFile({ path: 'src/odd.c', language: 'c', text: header });
   assert.ok(odd.chunks.every((ch) => ch.language === 'c'));
 });
+
+// Shaped like portable C libraries: export macros the parser cannot know in
+// declarations, and a conditional that splits an `if (` between branches.
+const MACRO_C = `#define local static
+
+int EXPORT first(stream s, int flush) {
+    for (;;)
+        switch (s->mode) {
+        case HEAD:
+#ifdef WITH_HEADER
+            if (!(s->wrap & 1) ||
+#else
+            if (
+#endif
+                check(s) % 31) {
+                s->mode = BAD;
+                break;
+            }
+#ifdef WITH_HEADER
+            s->flags = 0;
+#endif
+            break;
+        case CHECK:
+            if ((s->wrap & 4) && (
+#ifdef WITH_HEADER
+                s->flags ? s->hold :
+#endif
+                swap(s->hold)) != s->check) {
+                s->mode = BAD;
+                break;
+            }
+        default:
+            return -1;
+        }
+}
+
+local int second(stream FAR *s) {
+    return s->n;
+}
+`;
+
+test('c: unknown export macros and a statement split by #ifdef do not swallow the functions after them', () => {
+  const r = chunker.chunkFile({ path: 'src/stream.c', language: 'c', text: MACRO_C });
+  assertWellFormed(r, MACRO_C);
+  assert.deepEqual(
+    r.symbols
+      .filter((s) => s.kind === 'function')
+      .map((s) => `${s.qualifiedName} ${s.startLine}-${s.endLine}`),
+    ['first 3-32', 'second 34-36'],
+  );
+  // Signatures come from the original text, macros included.
+  assert.equal(symbolFor(r, 'second').signature, 'local int second(stream FAR *s)');
+});

@@ -69,6 +69,7 @@ export const c: LanguageSpec = {
   wrappers: {},
   attachments: new Set(),
   comments: C_COMMENTS,
+  preprocessor: true,
   refineLanguage: (path, text) =>
     path.toLowerCase().endsWith('.h') && CPP_MARKERS.test(text) ? 'cpp' : undefined,
 };
@@ -81,4 +82,5 @@ export const cpp: LanguageSpec = {
   // Lets `template <...>` count as a wrapper holding only the definition.
   attachments: new Set(['template_parameter_list']),
   comments: C_COMMENTS,
+  preprocessor: true,
 };

@@ -74,6 +74,12 @@ export interface LanguageSpec {
   innerAttributes?: ReadonlySet<string>;
   /** Comment node types; a run of them directly above a definition is its doc. */
   comments: ReadonlySet<string>;
+  /**
+   * C and C++: a file whose parse has errors is parsed once more without its
+   * unknown macro words and with only the first branch of each conditional
+   * (see preprocessor.ts), and the tree with fewer errors is kept.
+   */
+  preprocessor?: boolean;
   /** Python: the first string statement of the body is the doc. */
   docstrings?: boolean;
   /** Doc comments are XML (C# `/// <summary>`): tags are dropped from the doc. */
