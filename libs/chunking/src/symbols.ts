@@ -48,6 +48,11 @@ interface RawDef {
   def?: DefNode;
 }
 
+/** The node whose end is the definition's end: its parent's for a rule that scopes the rest. */
+function scopeEnd(outer: Node, rule: DefRule): Node {
+  return rule.scopesRest ? (outer.parent ?? outer) : outer;
+}
+
 /** Last row that holds a character of the node (a node ending at column 0 ends on the row before). */
 function lastRow(node: Node): number {
   const end = node.endPosition;
@@ -78,7 +83,7 @@ export function extractDefs(root: Node, grammar: Grammar, text: string): DefNode
       outer,
       sigStart,
       startIndex: outer.startIndex,
-      endIndex: outer.endIndex,
+      endIndex: scopeEnd(outer, rule).endIndex,
       parent: null,
     });
   }
@@ -278,7 +283,7 @@ function describe(raw: RawDef, spec: LanguageSpec, text: string): DefNode {
     doc,
     declStart: lead.declRow + 1,
     chunkStart: lead.topRow + 1,
-    endLine: lastRow(outer) + 1,
+    endLine: lastRow(scopeEnd(outer, rule)) + 1,
     spread: rule.spread === true,
     children: [],
   };

@@ -71,3 +71,47 @@ test('csharp: namespaces, classes, members, XML doc comments and attributes', ()
   assert.equal(total.parent, 'Shop.Billing.InvoiceCalculator');
   assert.equal(symbolFor(r, 'Shop.Billing.InvoiceCalculator').doc, 'Computes invoice totals.');
 });
+
+// The same kind of file with a file-scoped namespace (C# 10): no braces, the
+// namespace covers everything after it.
+const CS_FILE_SCOPED = `using System;
+
+namespace Shop.Billing;
+
+/// <summary>Computes invoice totals.</summary>
+public class InvoiceCalculator
+{
+    public decimal Total(decimal net)
+    {
+        return net * 2;
+    }
+}
+
+public enum Currency { Eur, Usd }
+`;
+
+test('csharp: a file-scoped namespace qualifies every symbol after it, as a block namespace does', () => {
+  const r = chunker.chunkFile({
+    path: 'src/Billing/Invoice.cs',
+    language: 'csharp',
+    text: CS_FILE_SCOPED,
+  });
+  assertWellFormed(r, CS_FILE_SCOPED);
+  assert.deepEqual(symbolOutline(r), [
+    'module:Shop.Billing',
+    'class:Shop.Billing.InvoiceCalculator',
+    'method:Shop.Billing.InvoiceCalculator.Total',
+    'enum:Shop.Billing.Currency',
+  ]);
+  assert.deepEqual(chunkOutline(r), [
+    '1-1 block:null',
+    '3-3 module:Shop.Billing',
+    '5-12 class:Shop.Billing.InvoiceCalculator',
+    '14-14 enum:Shop.Billing.Currency',
+  ]);
+  assert.equal(symbolFor(r, 'Shop.Billing').signature, 'namespace Shop.Billing');
+  assert.equal(
+    symbolFor(r, 'Shop.Billing.InvoiceCalculator.Total').parent,
+    'Shop.Billing.InvoiceCalculator',
+  );
+});

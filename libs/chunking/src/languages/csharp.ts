@@ -4,6 +4,13 @@ export const csharp: LanguageSpec = {
   grammar: { pkg: 'tree-sitter-c-sharp', wasm: 'tree-sitter-c_sharp.wasm' },
   defs: [
     { query: '(namespace_declaration) @def', kind: 'module', spread: true },
+    {
+      query: '(file_scoped_namespace_declaration) @def',
+      kind: 'module',
+      spread: true,
+      scopesRest: true,
+      body: [],
+    },
     { query: '(class_declaration) @def', kind: 'class' },
     { query: '(interface_declaration) @def', kind: 'interface' },
     { query: '(struct_declaration) @def', kind: 'struct' },

@@ -56,6 +56,13 @@ export interface DefRule {
    * so its members are always chunked on their own, never as one chunk.
    */
   spread?: boolean;
+  /**
+   * A statement that opens a scope for the rest of its parent instead of
+   * wrapping it (C# `namespace Shop.Billing;`): the definitions after it
+   * nest under it, as they would inside braces, and it ends where its parent
+   * (the file) ends.
+   */
+  scopesRest?: boolean;
 }
 
 export interface LanguageSpec {
