@@ -503,7 +503,7 @@ test('rust: impl methods are filed under the implementing type', () => {
     impls.map((c) => c.signature),
     ['impl Graph', 'impl fmt::Display for Graph'],
   );
-  assert.equal(symbolFor(r, 'Walk.walk').signature, 'fn walk(&self, start: &str) -> Vec<String>');
+  assert.equal(symbolFor(r, 'Walk.walk').signature, 'fn walk(&self, start: &str) -> Vec<String>;');
   assert.equal(
     chunkFor(r, 'build').signature,
     'pub fn build<T: AsRef<str>>(pairs: &[(T, T)]) -> Graph',

@@ -268,7 +268,13 @@ function describe(raw: RawDef, spec: LanguageSpec, text: string): DefNode {
     const eol = text.indexOf('\n', node.startIndex);
     if (eol >= 0) headerEnd = Math.min(headerEnd, eol);
   }
-  const signature = formatSignature(text.slice(sigStart, headerEnd));
+  const header = text.slice(sigStart, headerEnd);
+  let signature = formatSignature(header);
+  // A function declared without a body (a C prototype, an interface or trait
+  // method) keeps its `;`, as written: search prefers a same-named definition
+  // with a body.
+  const callable = kind === 'function' || kind === 'method';
+  if (callable && !body && /;\s*$/.test(header) && !signature.endsWith('…')) signature += ';';
 
   const lead = leadingTrivia(outer, spec, text);
   let doc = spec.docstrings && body ? docstring(body, spec, text) : '';

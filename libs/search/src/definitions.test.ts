@@ -4,6 +4,7 @@ import {
   definitionPathWords,
   holdsDefinition,
   lookupNames,
+  preferBodies,
   preferByPath,
   queryIdentifiers,
 } from './definitions.js';
@@ -60,6 +61,21 @@ describe('preferByPath', () => {
   it('keeps all without evidence or with one definition', () => {
     assert.deepEqual(preferByPath(defs, definitionPathWords('options')), defs);
     assert.deepEqual(preferByPath(defs, []), defs);
+  });
+});
+
+describe('preferBodies', () => {
+  const proto = { path: 'zlib.h', signature: 'int bound(z_stream s);' };
+  const impl = { path: 'deflate.c', signature: 'int bound(z_stream s)' };
+  it('drops declarations without a body when a definition has one', () => {
+    assert.deepEqual(preferBodies([proto, impl]), [impl]);
+  });
+  it('keeps the declarations when nothing implements them, and keeps every implementation', () => {
+    assert.deepEqual(preferBodies([proto]), [proto]);
+    const other = { path: 'b.c', signature: 'int bound(void)' };
+    assert.deepEqual(preferBodies([impl, other]), [impl, other]);
+    const unknown: { path: string; signature?: string } = { path: 'x.c' };
+    assert.deepEqual(preferBodies([unknown, proto]), [unknown]);
   });
 });
 

@@ -103,6 +103,18 @@ export function preferByPath<T extends { path: string }>(
   return best === 0 ? [...defs] : defs.filter((_, i) => scores[i] === best);
 }
 
+/**
+ * Among several definitions of one name, those with a body when any has
+ * one. A function declared without one (its signature keeps the `;`: a C
+ * prototype in a header, an interface or trait method) is what the name
+ * refers to only when nothing implements it; `deflateBound` asks for the
+ * code, not for the header's prototype beside its long doc comment.
+ */
+export function preferBodies<T extends { signature?: string }>(defs: readonly T[]): T[] {
+  const bodied = defs.filter((d) => !d.signature?.endsWith(';'));
+  return bodied.length > 0 && bodied.length < defs.length ? bodied : [...defs];
+}
+
 /** A query's words for path evidence: lower case, 2+ letters or digits, each once. */
 export function definitionPathWords(query: string): string[] {
   return [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? [])];
@@ -133,6 +145,8 @@ export function lookupNames(identifier: string): string[] {
 export interface Definition {
   path: string;
   startLine: number;
+  /** The symbol's signature; one ending in `;` was declared without a body. */
+  signature?: string;
 }
 
 export interface ChunkRange {

@@ -7,7 +7,13 @@
 import type { Chunk } from '@codesift/core';
 import { errorMessage } from '@codesift/core';
 import type { KeywordHit } from '@codesift/stores';
-import { type Definition, holdsDefinition, lookupNames, preferByPath } from './definitions.js';
+import {
+  type Definition,
+  holdsDefinition,
+  lookupNames,
+  preferBodies,
+  preferByPath,
+} from './definitions.js';
 import type { QueryPlan } from './planning/types.js';
 import type { BoostEvidence, Fused } from './ranking.js';
 import type { SearchIndex } from './search-index.js';
@@ -51,8 +57,8 @@ export async function gatherEvidence(
 /**
  * Where the symbols the query names (exactly, case-insensitively) are
  * defined: each identifier by its first lookup name that has a definition
- * (definitions.ts lookupNames), several definitions narrowed by the query's
- * path evidence (preferByPath).
+ * (definitions.ts lookupNames), several definitions narrowed to those with
+ * a body (preferBodies), then by the query's path evidence (preferByPath).
  */
 async function lookupDefinitions(
   index: SearchIndex,
@@ -66,11 +72,11 @@ async function lookupDefinitions(
       const found: Definition[] = [];
       for (const s of await index.symbols.lookup(needle, { limit: 20 })) {
         if (s.name.toLowerCase() === needle || s.qualifiedName.toLowerCase() === needle) {
-          found.push({ path: s.path, startLine: s.startLine });
+          found.push({ path: s.path, startLine: s.startLine, signature: s.signature });
         }
       }
       if (found.length === 0) continue;
-      defs.push(...preferByPath(found, pathWords));
+      defs.push(...preferByPath(preferBodies(found), pathWords));
       break;
     }
   }

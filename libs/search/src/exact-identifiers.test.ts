@@ -138,3 +138,28 @@ describe('a qualified name in a long report still finds its definition', () => {
     }
   });
 });
+
+describe('a definition outranks its prototype', () => {
+  it('a C function is found in its source file, not at the header prototype its long doc comment repeats', async () => {
+    const doc = Array.from(
+      { length: 8 },
+      (_, i) => `   stream_bound() returns bound ${i}; call stream_bound() before writing.`,
+    ).join('\n');
+    const made = await indexTree('codesift-exact-proto-', {
+      'stream.h': `#ifndef STREAM_H\n#define STREAM_H\n\nint stream_bound(int len);\n/*\n${doc}\n*/\n\n#endif\n`,
+      'stream.c': `#include "stream.h"\n\nint stream_bound(int len) {\n    int extra = len >> 12;\n    return len + extra + 13;\n}\n`,
+    });
+    const engine = await openLocalEngine({ indexPath: made.indexPath, embedder: null });
+    try {
+      const res = await engine.search({ query: 'stream_bound', keywordOnly: true, limit: 5 });
+      assert.equal(
+        res.results[0]?.path,
+        'stream.c',
+        JSON.stringify(res.results.map((r) => r.path)),
+      );
+    } finally {
+      await engine.close();
+      rmSync(made.dir, { recursive: true, force: true });
+    }
+  });
+});

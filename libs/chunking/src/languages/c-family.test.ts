@@ -59,7 +59,7 @@ test('c: functions, prototypes, structs, typedefs and macros', () => {
   assert.equal(add.startLine, 14);
   assert.equal(add.endLine, 17);
   assert.equal(symbolFor(r, 'point').doc, 'A point in the plane.');
-  assert.equal(symbolFor(r, 'find_max').signature, 'int *find_max(int *xs, int n)');
+  assert.equal(symbolFor(r, 'find_max').signature, 'int *find_max(int *xs, int n);');
   for (const c of r.chunks) assert.equal(c.language, 'c');
 });
 
@@ -122,7 +122,7 @@ test('cpp: namespaces spread, classes, templates and out-of-line methods', () =>
   ]);
   assert.equal(symbolFor(r, 'geo.Shape').doc, 'A shape with an area.');
   assert.equal(symbolFor(r, 'geo.Shape.area').doc, 'Area in square units.');
-  assert.equal(symbolFor(r, 'geo.Shape.area').signature, 'virtual double area() const = 0');
+  assert.equal(symbolFor(r, 'geo.Shape.area').signature, 'virtual double area() const = 0;');
   const perimeter = symbolFor(r, 'geo.Circle.perimeter');
   assert.equal(perimeter.name, 'perimeter');
   assert.equal(perimeter.parent, 'geo.Circle');
