@@ -149,6 +149,14 @@ export interface TraceNode extends NodeBase {
   errors: TraceError[];
   /** Deduplicated signal terms, in input order, each with `trace` set. */
   terms: TermNode[];
+  /**
+   * Where the failure is as far as the repository is concerned: the function
+   * of the innermost frame in the user's code (runtime and dependency frames
+   * skipped; innermost is the first frame printed, or the last for runtimes
+   * that print the outermost first, as Python), reduced to the symbol path the
+   * chunker gives its definition. Null when no user frame names a function.
+   */
+  failingFunction: string | null;
 }
 
 export type QueryNode = TermNode | PhraseNode | FilterNode | TraceNode;

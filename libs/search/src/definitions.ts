@@ -142,6 +142,25 @@ export function lookupNames(identifier: string): string[] {
   return names;
 }
 
+/**
+ * Names to look a trace's failing function up by: its whole symbol path,
+ * then each shorter tail whatever its head's case, since a runtime prints
+ * namespaces and packages (`Shop.Billing.InvoiceCalculator.Total`,
+ * `com.acme.Cart.add`) that a symbol table may not hold; a one-word tail only
+ * when it is distinctive, as in lookupNames.
+ */
+export function frameLookupNames(fn: string): string[] {
+  const parts = fn.replaceAll('::', '.').split('.');
+  const names: string[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    const tail = parts.slice(i);
+    if (tail.length > 1 || i === 0 || /^\p{Lu}|[\p{Ll}\p{N}]\p{Lu}|[_$]/u.test(tail[0]!)) {
+      names.push(tail.join('.'));
+    }
+  }
+  return names;
+}
+
 export interface Definition {
   path: string;
   startLine: number;

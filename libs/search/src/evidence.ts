@@ -9,6 +9,7 @@ import { errorMessage } from '@codesift/core';
 import type { KeywordHit } from '@codesift/stores';
 import {
   type Definition,
+  frameLookupNames,
   holdsDefinition,
   lookupNames,
   preferBodies,
@@ -62,12 +63,17 @@ export async function gatherEvidence(
  */
 async function lookupDefinitions(
   index: SearchIndex,
-  { identifiers, pathWords, tails }: QueryPlan['definitions'],
+  { identifiers, pathWords, tails, failingFunction }: QueryPlan['definitions'],
 ): Promise<Definition[]> {
   const defs: Definition[] = [];
   for (const id of identifiers) {
-    // The written name first (`a::b` as `a.b`), its tails only when the plan allows.
-    for (const name of lookupNames(id).slice(0, tails ? undefined : 1)) {
+    // The written name first (`a::b` as `a.b`), its tails only when the plan
+    // allows; a trace's failing function is a symbol path, not prose: all its tails.
+    const names =
+      id === failingFunction
+        ? frameLookupNames(id)
+        : lookupNames(id).slice(0, tails ? undefined : 1);
+    for (const name of names) {
       const needle = name.toLowerCase();
       const found: Definition[] = [];
       for (const s of await index.symbols.lookup(needle, { limit: 20 })) {

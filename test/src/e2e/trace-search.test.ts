@@ -251,6 +251,29 @@ Stack trace:
     line: 10,
   },
   {
+    runtime: '.NET',
+    trace: `Unhandled exception. System.InvalidOperationException: Sequence contains no elements
+   at System.Linq.ThrowHelper.ThrowNoElementsException()
+   at System.Linq.Enumerable.First[TSource](IEnumerable\`1 source)
+   at Shop.Billing.InvoiceCalculator.Total(IEnumerable\`1 lines) in /src/Shop/Billing/InvoiceCalculator.cs:line 8
+   at Shop.Billing.InvoiceService.Send(Invoice invoice) in /src/Shop/Billing/InvoiceService.cs:line 9
+   at Program.Main() in /src/Program.cs:line 5`,
+    fn: 'Shop.Billing.InvoiceCalculator.Total',
+    path: 'src/Shop/Billing/InvoiceCalculator.cs',
+    line: 8,
+  },
+  {
+    runtime: 'C++ (gdb)',
+    trace: `Program received signal SIGSEGV, Segmentation fault.
+(gdb) bt
+#0  geo::Circle::area (this=0x0) at src/geo/shape.cc:7
+#1  0x00005555555551d2 in geo::total_area (shapes=...) at src/geo/shape.cc:22
+#2  0x0000555555555230 in main () at src/main.cc:9`,
+    fn: 'geo.Circle.area',
+    path: 'src/geo/shape.cc',
+    line: 7,
+  },
+  {
     runtime: 'Kotlin (JVM)',
     trace: `Exception in thread "main" java.lang.IllegalArgumentException: quantity must be positive
 	at com.acme.shop.Cart.add(Cart.kt:5)
@@ -289,6 +312,8 @@ describe('pasted stack traces find the frame that failed (CLI, end to end)', () 
         JSON.stringify(out.plan.anchors.list),
       );
       assert.equal(out.plan.focus.focus, 'implementation');
+      // The function it failed in is the preferred definition, not its callers.
+      assert.equal(out.plan.definitions.failingFunction, c.fn);
       const results: { path: string; startLine: number; endLine: number }[] = out.results;
       const rank = results.findIndex(
         (x) => x.path === c.path && x.startLine <= c.line && c.line <= x.endLine,

@@ -7,6 +7,7 @@ import { classifyToken } from '../parse/shape.js';
 import { tokenize } from '../parse/tokenize.js';
 import type { QueryNode, TermNode, TraceFormat, TraceNode, TraceRole } from '../types.js';
 import type { ErrorDraft, FrameDraft } from './drafts.js';
+import { RECOGNIZERS } from './recognizers.js';
 
 export interface Block {
   start: number;
@@ -112,5 +113,13 @@ export function blockToNode(input: string, b: Block): TraceNode {
       end: e.end,
     })),
     terms,
+    failingFunction: failingFunction(b.frames, format),
   };
+}
+
+/** The innermost user frame's reduced function (TraceNode.failingFunction). */
+function failingFunction(frames: readonly FrameDraft[], format: TraceFormat): string | null {
+  const outermostFirst = RECOGNIZERS.some((r) => r.format === format && r.outermostFirst);
+  const ordered = outermostFirst ? [...frames].reverse() : frames;
+  return ordered.find((f) => !f.external && f.fnValue !== null)?.fnValue ?? null;
 }

@@ -50,6 +50,11 @@ export interface TraceRecognizer {
    * in a text this matches. Most pasted queries are not traces and stop here.
    */
   hint: RegExp;
+  /**
+   * The runtime prints the outermost call first and the failing one last
+   * (Python's `most recent call last`); by default the innermost comes first.
+   */
+  outermostFirst?: boolean;
   /** What lines[i] (and maybe the lines after it) is in this format, or null when it is none of its lines. */
   recognize(at: LineAt): Exclude<LineResult, { kind: 'other' }> | null;
 }

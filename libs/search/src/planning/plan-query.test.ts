@@ -290,3 +290,129 @@ describe('planText: rewrite and planning switches', () => {
     assert.equal(plan('how is the graph tested').focus.docMultiplier, 1);
   });
 });
+
+/**
+ * One pasted trace per runtime whose frames name functions, the function
+ * its innermost user frame names (runtime and dependency frames skipped;
+ * Python prints it last) and callers that must not share its boost.
+ */
+const FAILING_FRAMES: { runtime: string; trace: string; failing: string; callers: string[] }[] = [
+  {
+    runtime: 'python',
+    trace:
+      'Traceback (most recent call last):\n  File "/usr/lib/python3.12/runpy.py", line 198, in _run_module_as_main\n  File "app/cli.py", line 12, in main\n    run(args)\n  File "app/orders.py", line 40, in checkout\n    total = order_total(items)\n  File "app/pricing.py", line 8, in order_total\n    return sum(i.price for i in items)\n  File "/usr/lib/python3.12/site-packages/attr/_make.py", line 3, in price\nAttributeError: \'NoneType\' object has no attribute \'price\'',
+    failing: 'order_total',
+    callers: ['checkout', 'main'],
+  },
+  {
+    runtime: 'javascript',
+    trace:
+      "TypeError: Cannot read properties of undefined (reading 'push')\n    at Graph.addEdge (/app/src/graph/graph.ts:14:17)\n    at loadEdges (/app/src/graph/load.ts:33:9)\n    at Object.<anonymous> (/app/node_modules/runner/index.js:5:1)",
+    failing: 'Graph.addEdge',
+    callers: ['loadEdges'],
+  },
+  {
+    runtime: 'jvm',
+    trace:
+      'Exception in thread "main" java.lang.NullPointerException: name\n\tat java.base/java.util.Objects.requireNonNull(Objects.java:233)\n\tat com.acme.shop.Cart.add(Cart.java:5)\n\tat com.acme.shop.Checkout.run(Checkout.java:17)',
+    failing: 'Cart.add',
+    callers: ['Checkout.run'],
+  },
+  {
+    runtime: 'go',
+    trace:
+      'panic: runtime error: index out of range [3] with length 3\n\ngoroutine 1 [running]:\ngithub.com/acme/shop/cart.(*Cart).Total(0xc000010000)\n\t/home/u/shop/cart/cart.go:21 +0x1d\ngithub.com/acme/shop/cmd.run()\n\t/home/u/shop/cmd/run.go:9 +0x25\nmain.main()\n\t/home/u/shop/main.go:5 +0x17',
+    failing: 'Cart.Total',
+    callers: ['cmd.run'],
+  },
+  {
+    runtime: 'rust',
+    trace:
+      "thread 'main' panicked at src/cart.rs:21:9:\nindex out of bounds: the len is 3 but the index is 3\nstack backtrace:\n   0: rust_begin_unwind\n   1: core::panicking::panic_fmt\n   2: shop::cart::Cart::total\n             at ./src/cart.rs:21:9\n   3: shop::checkout\n             at ./src/main.rs:9:5",
+    failing: 'Cart::total',
+    callers: ['shop::checkout'],
+  },
+  {
+    runtime: 'dotnet',
+    trace:
+      'Unhandled exception. System.InvalidOperationException: Sequence contains no elements\n   at System.Linq.ThrowHelper.ThrowNoElementsException()\n   at System.Linq.Enumerable.First[TSource](IEnumerable`1 source)\n   at Shop.Billing.InvoiceCalculator.Total(IEnumerable`1 lines) in /src/Shop/Billing/InvoiceCalculator.cs:line 8\n   at Shop.Billing.InvoiceService.Send(Invoice invoice) in /src/Shop/Billing/InvoiceService.cs:line 9',
+    failing: 'Shop.Billing.InvoiceCalculator.Total',
+    callers: ['Shop.Billing.InvoiceService.Send'],
+  },
+  {
+    runtime: 'ruby',
+    trace:
+      "app/models/shop/order.rb:9:in 'Shop::Order#total': undefined method 'price' for nil (NoMethodError)\n\tfrom app/models/shop/order.rb:16:in 'Shop::Order#checkout'\n\tfrom spec/shop/order_spec.rb:5:in 'block (2 levels) in <top (required)>'",
+    failing: 'Shop.Order.total',
+    callers: ['Shop.Order.checkout'],
+  },
+  {
+    runtime: 'php',
+    trace:
+      'PHP Fatal error:  Uncaught App\\Billing\\AmountError: Amount must be positive in /var/www/src/Billing/InvoiceCalculator.php:10\nStack trace:\n#0 /var/www/src/Billing/InvoiceController.php(11): App\\Billing\\InvoiceCalculator->total(-5)\n#1 /var/www/public/index.php(20): App\\Billing\\InvoiceController->show(7)\n#2 {main}\n  thrown in /var/www/src/Billing/InvoiceCalculator.php on line 10',
+    failing: 'InvoiceCalculator.total',
+    callers: ['InvoiceController.show'],
+  },
+  {
+    runtime: 'swift',
+    trace:
+      'Fatal error: Index out of range\nThread 0 Crashed:\n0   libswiftCore.dylib            0x00000001a2b3c4d4 $ss18_fatalErrorMessage + 120\n1   Shop                          0x0000000100a1b2c3 Cart.total() + 88 (Cart.swift:21)\n2   Shop                          0x0000000100a1b3d4 Checkout.run() + 40 (Checkout.swift:9)',
+    failing: 'Cart.total',
+    callers: ['Checkout.run'],
+  },
+  {
+    runtime: 'native',
+    trace:
+      '#0  geo::Circle::area (this=0x0) at src/geo/shape.cc:7\n#1  0x00005555555551d2 in geo::total_area (shapes=...) at src/geo/shape.cc:22\n#2  0x0000555555555230 in main () at src/main.cc:9',
+    failing: 'geo.Circle.area',
+    callers: ['geo.total_area'],
+  },
+  {
+    runtime: 'lua',
+    trace:
+      "lua: lua/cart.lua:7: attempt to perform arithmetic on a nil value (field 'price')\nstack traceback:\n\t[C]: in function 'error'\n\tlua/cart.lua:7: in function 'cart.total'\n\tlua/cart.lua:13: in function 'cart.checkout'\n\tmain.lua:4: in main chunk\n\t[C]: in ?",
+    failing: 'cart.total',
+    callers: ['cart.checkout'],
+  },
+  {
+    runtime: 'kotlin (JVM)',
+    trace:
+      'Exception in thread "main" java.lang.IllegalArgumentException: quantity must be positive\n\tat com.acme.shop.Cart.add(Cart.kt:5)\n\tat com.acme.shop.Cart.add$default(Cart.kt:4)\n\tat com.acme.shop.MainKt.main(Main.kt:7)',
+    failing: 'Cart.add',
+    callers: ['MainKt.main'],
+  },
+];
+
+describe('a pasted trace: the function it failed in is the preferred definition', () => {
+  for (const c of FAILING_FRAMES) {
+    it(`${c.runtime}: ${c.failing} first, its callers not boosted`, () => {
+      const p = plan(c.trace);
+      assert.equal(p.definitions.failingFunction, c.failing);
+      assert.equal(p.definitions.identifiers[0], c.failing);
+      for (const caller of c.callers) {
+        assert.ok(
+          !p.definitions.identifiers.some((i) => i.toLowerCase() === caller.toLowerCase()),
+          `${caller} in ${JSON.stringify(p.definitions.identifiers)}`,
+        );
+      }
+      assert.match(
+        p.reasons.join('\n'),
+        new RegExp(`the trace failed in ${c.failing.replace(/[.$]/g, '\\$&')}`),
+      );
+    });
+  }
+
+  it('code words written outside the trace keep their boost', () => {
+    const dotnet = FAILING_FRAMES.find((c) => c.runtime === 'dotnet')!;
+    const p = plan(`Totals break since ApplyDiscount changed:\n${dotnet.trace}`);
+    assert.deepEqual(p.definitions.identifiers, [dotnet.failing, 'ApplyDiscount']);
+  });
+
+  it('without a user frame naming a function there is no failing function', () => {
+    const p = plan('./deploy.sh: line 12: upload_artifacts: command not found');
+    assert.equal(p.definitions.failingFunction, null);
+    const q = plan('parse_amount returns the wrong sign');
+    assert.equal(q.definitions.failingFunction, null);
+    assert.deepEqual(q.definitions.identifiers, ['parse_amount']);
+  });
+});

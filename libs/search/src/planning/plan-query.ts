@@ -21,7 +21,12 @@
  */
 import { DEFAULT_LIMIT, MAX_LIMIT } from '@codesift/core';
 import { LONG_REPORT_CHARS, type ParsedQuery, parseQuery, stripBoilerplate } from '@codesift/query';
-import { definitionPathWords, PATH_EVIDENCE_CHARS, queryIdentifiers } from '../definitions.js';
+import {
+  definitionPathWords,
+  MAX_QUERY_IDENTIFIERS,
+  PATH_EVIDENCE_CHARS,
+  queryIdentifiers,
+} from '../definitions.js';
 import { DEFAULT_RRF_K, DEFAULT_VECTOR_WEIGHT } from '../fusion.js';
 import { ANCHOR_BOOST_SHARE, planAnchors } from './anchors.js';
 import { DEFAULT_DOC_MULTIPLIER, DEFAULT_FOCUS_MULTIPLIER, planFocus } from './focus.js';
@@ -247,7 +252,8 @@ export function planQuery(
 
   // Boosts.
   const definitionsOn = on.definitions;
-  const identifiers = definitionsOn ? queryIdentifiers(parsed.text) : [];
+  const failingFunction = definitionsOn ? failingFrameFunction(parsed) : null;
+  const identifiers = definitionsOn ? definitionIdentifiers(parsed, failingFunction) : [];
   const pathWords =
     definitionsOn && parsed.text.length <= PATH_EVIDENCE_CHARS
       ? definitionPathWords(parsed.text)
@@ -257,9 +263,20 @@ export function planQuery(
   // sentence the named symbol may be a side note: `env['rack.version']`.)
   const short = parsed.text.length <= PATH_EVIDENCE_CHARS;
   const boost = parsed.isIdentifierOnly ? fusion.scale * (1 + ANCHOR_BOOST_SHARE) : fusion.scale;
-  const definitions = { enabled: definitionsOn, identifiers, boost, pathWords, tails: short };
+  const definitions = {
+    enabled: definitionsOn,
+    identifiers,
+    boost,
+    pathWords,
+    tails: short,
+    failingFunction,
+  };
   if (!definitionsOn) reasons.push('definitions: off');
-  else if (identifiers.length > 0) {
+  else if (failingFunction !== null) {
+    reasons.push(
+      `definitions: the trace failed in ${failingFunction} (its innermost frame in the repository's code), whose definition gets +${fmt(boost)}${identifiers.length > 1 ? `, as do those of ${identifiers.slice(1).join(', ')} outside the trace` : ''}; the trace's other frames get none`,
+    );
+  } else if (identifiers.length > 0) {
     reasons.push(
       `definitions: chunks defining ${identifiers.join(', ')} get +${fmt(boost)}${parsed.isIdentifierOnly ? ' (identifiers only: above any call site)' : ''}`,
     );
@@ -414,4 +431,35 @@ function planLlmRewrite(parsed: ParsedQuery, options: PlanOptions): LlmRewritePl
     ms: null,
     fallback: null,
   };
+}
+
+/** The function a pasted trace failed in: the first trace's innermost user frame (TraceNode.failingFunction). */
+function failingFrameFunction(parsed: ParsedQuery): string | null {
+  for (const n of parsed.nodes) {
+    if (n.kind === 'trace' && n.failingFunction !== null) return n.failingFunction;
+  }
+  return null;
+}
+
+/**
+ * The names whose definitions get the boost. With a trace that names where
+ * it failed, that function comes first and the trace's other frames are
+ * left out: they are its callers, and boosting them as much let a caller's
+ * chunk (more words of the trace) outrank the function that failed. Code
+ * words written outside the traces still count.
+ */
+function definitionIdentifiers(parsed: ParsedQuery, failing: string | null): string[] {
+  if (failing === null) return queryIdentifiers(parsed.text);
+  let prose = '';
+  let at = 0;
+  for (const n of parsed.nodes) {
+    if (n.kind !== 'trace') continue;
+    prose += `${parsed.input.slice(at, n.start)}\n`;
+    at = n.end;
+  }
+  prose += parsed.input.slice(at);
+  const rest = queryIdentifiers(prose, MAX_QUERY_IDENTIFIERS - 1).filter(
+    (w) => w.toLowerCase() !== failing.toLowerCase(),
+  );
+  return [failing, ...rest];
 }

@@ -195,6 +195,13 @@ export interface QueryPlan {
     pathWords: string[];
     /** Whether a dotted identifier may be looked up by its tails (definitions.ts lookupNames): short queries only. */
     tails: boolean;
+    /**
+     * The function a pasted trace failed in (its innermost frame in the
+     * user's code), first in `identifiers`; looked up by its tails whatever
+     * the query's length, since it is a symbol path, not prose. Null without
+     * such a trace.
+     */
+    failingFunction: string | null;
   };
   anchors: {
     enabled: boolean;

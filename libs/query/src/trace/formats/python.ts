@@ -28,6 +28,7 @@ const rules: FrameRules = {
 export const python: TraceRecognizer = {
   format: 'python',
   hint: /File "|Traceback|above exception/,
+  outermostFirst: true,
   recognize({ lines, i }) {
     const ln = lines[i]!;
     const m = RE_FRAME.exec(ln.text);
