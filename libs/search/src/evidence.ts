@@ -33,9 +33,22 @@ export async function gatherEvidence(
 ): Promise<Evidence> {
   const degraded: string[] = [];
   let defs: Definition[] = [];
+  let callerDefs: Definition[] = [];
   if (plan.definitions.enabled) {
     try {
-      defs = await lookupDefinitions(index, plan.definitions);
+      const d = plan.definitions;
+      if (d.failingFunction === null) {
+        defs = await lookupDefinitions(index, d.identifiers, d);
+      } else {
+        const failing = await lookupDefinitions(index, [d.failingFunction], d);
+        const rest = d.identifiers.filter((i) => i !== d.failingFunction);
+        const callers = await lookupDefinitions(index, d.callers, d);
+        defs = [...failing, ...(await lookupDefinitions(index, rest, d))];
+        // A failing function the repository does not define (a consumer's
+        // script calling the library): the trace's other frames are what is left.
+        if (failing.length > 0) callerDefs = callers;
+        else defs.push(...callers);
+      }
     } catch (err) {
       // Symbols may live in another service (the cluster's symbol service):
       // without them the answer loses the definition boost, not its results.
@@ -43,6 +56,13 @@ export async function gatherEvidence(
     }
   }
   const definitions = await holdingDefinitions(index, fused.candidates, defs, fused.keywordById);
+  const callerDefinitions = await holdingDefinitions(
+    index,
+    fused.candidates,
+    callerDefs,
+    fused.keywordById,
+  );
+  for (const id of definitions) callerDefinitions.delete(id);
   const chunks = new Map<string, Chunk>();
   const contents = new Map<string, string>();
   if (plan.anchors.enabled && plan.anchors.list.length > 0 && fused.candidates.length > 0) {
@@ -52,7 +72,7 @@ export async function gatherEvidence(
       contents.set(c.id, c.content);
     }
   }
-  return { definitions, contents, chunks, degraded };
+  return { definitions, callerDefinitions, contents, chunks, degraded };
 }
 
 /**
@@ -63,7 +83,8 @@ export async function gatherEvidence(
  */
 async function lookupDefinitions(
   index: SearchIndex,
-  { identifiers, pathWords, tails, failingFunction }: QueryPlan['definitions'],
+  identifiers: readonly string[],
+  { pathWords, tails, failingFunction }: QueryPlan['definitions'],
 ): Promise<Definition[]> {
   const defs: Definition[] = [];
   for (const id of identifiers) {

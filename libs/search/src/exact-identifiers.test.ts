@@ -163,3 +163,32 @@ describe('a definition outranks its prototype', () => {
     }
   });
 });
+
+describe('a trace that failed outside the repository', () => {
+  it('a consumer script’s failing function, undefined here, leaves the full boost to the library frames', async () => {
+    const uses = Array.from(
+      { length: 6 },
+      (_, i) => `    part${i} = reader.iter_chunks(${i})`,
+    ).join('\n');
+    const made = await indexTree('codesift-trace-consumer-', {
+      'shop/models.py': `class Response:\n    def iter_chunks(self, size):\n        while True:\n            yield self.raw.read(size)\n`,
+      'shop/stream.py': `def copy_all(reader):\n${uses}\n    return [part0, part1]\n`,
+    });
+    const engine = await openLocalEngine({ indexPath: made.indexPath, embedder: null });
+    try {
+      const trace =
+        'Traceback (most recent call last):\n  File "tool.py", line 3, in dir_parse\n  File "/x/site-packages/shop/models.py", line 4, in iter_chunks\n    yield self.raw.read(size)\nOSError: reset';
+      const res = await engine.search({ query: trace, keywordOnly: true, explain: true, limit: 5 });
+      assert.equal(res.plan?.definitions.failingFunction, 'dir_parse');
+      const def = res.results.find((r) => r.path === 'shop/models.py');
+      assert.equal(
+        def?.explain?.boost !== undefined && def.explain.boost >= 1,
+        true,
+        JSON.stringify(res.results.map((r) => [r.path, r.explain])),
+      );
+    } finally {
+      await engine.close();
+      rmSync(made.dir, { recursive: true, force: true });
+    }
+  });
+});

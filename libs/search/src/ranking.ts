@@ -30,6 +30,8 @@ export interface Fused {
 export interface BoostEvidence {
   /** Ids of candidates holding a definition the query names. */
   definitions: ReadonlySet<string>;
+  /** Ids of candidates holding a definition of a trace's other code words (plan.definitions.callers). */
+  callerDefinitions?: ReadonlySet<string>;
   /** Content of the candidates checked for anchors. */
   contents: ReadonlyMap<string, string>;
 }
@@ -75,6 +77,7 @@ export function rank(plan: QueryPlan, fused: Fused, evidence: BoostEvidence): Ra
     plan,
     candidates: fused.candidates,
     definitions: evidence.definitions,
+    ...(evidence.callerDefinitions ? { callerDefinitions: evidence.callerDefinitions } : {}),
     contents: evidence.contents,
   }).map((r) => ({ ...byId.get(r.id)!, ...r }));
   if (plan.collapseFiles) {

@@ -119,7 +119,11 @@ export function blockToNode(input: string, b: Block): TraceNode {
 
 /** The innermost user frame's reduced function (TraceNode.failingFunction). */
 function failingFunction(frames: readonly FrameDraft[], format: TraceFormat): string | null {
-  const outermostFirst = RECOGNIZERS.some((r) => r.format === format && r.outermostFirst);
-  const ordered = outermostFirst ? [...frames].reverse() : frames;
-  return ordered.find((f) => !f.external && f.fnValue !== null)?.fnValue ?? null;
+  const recognizer = RECOGNIZERS.find((r) => r.format === format);
+  const ordered = recognizer?.outermostFirst ? [...frames].reverse() : frames;
+  const hooks = recognizer?.protocolHooks;
+  return (
+    ordered.find((f) => !f.external && f.fnValue !== null && !hooks?.test(f.fnValue))?.fnValue ??
+    null
+  );
 }

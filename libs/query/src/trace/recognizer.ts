@@ -55,6 +55,12 @@ export interface TraceRecognizer {
    * (Python's `most recent call last`); by default the innermost comes first.
    */
   outermostFirst?: boolean;
+  /**
+   * Functions that every class defines by protocol (Python's `__getattr__`,
+   * `__call__`): printed without their class, such a name identifies no one
+   * definition, so the failing frame is the next one out.
+   */
+  protocolHooks?: RegExp;
   /** What lines[i] (and maybe the lines after it) is in this format, or null when it is none of its lines. */
   recognize(at: LineAt): Exclude<LineResult, { kind: 'other' }> | null;
 }

@@ -385,22 +385,42 @@ const FAILING_FRAMES: { runtime: string; trace: string; failing: string; callers
 
 describe('a pasted trace: the function it failed in is the preferred definition', () => {
   for (const c of FAILING_FRAMES) {
-    it(`${c.runtime}: ${c.failing} first, its callers not boosted`, () => {
+    it(`${c.runtime}: ${c.failing} first, its callers at a lesser boost`, () => {
       const p = plan(c.trace);
       assert.equal(p.definitions.failingFunction, c.failing);
       assert.equal(p.definitions.identifiers[0], c.failing);
+      const lower = (xs: string[]) => xs.map((x) => x.toLowerCase());
       for (const caller of c.callers) {
         assert.ok(
-          !p.definitions.identifiers.some((i) => i.toLowerCase() === caller.toLowerCase()),
+          !lower(p.definitions.identifiers).includes(caller.toLowerCase()),
           `${caller} in ${JSON.stringify(p.definitions.identifiers)}`,
         );
       }
+      assert.ok(p.definitions.callerShare > 0 && p.definitions.callerShare < 1);
       assert.match(
         p.reasons.join('\n'),
         new RegExp(`the trace failed in ${c.failing.replace(/[.$]/g, '\\$&')}`),
       );
     });
   }
+
+  it("the trace's other code words are the callers, at a lesser share of the boost", () => {
+    const dotnet = FAILING_FRAMES.find((c) => c.runtime === 'dotnet')!;
+    const p = plan(dotnet.trace);
+    assert.ok(
+      p.definitions.callers.includes('Shop.Billing.InvoiceService.Send'),
+      JSON.stringify(p.definitions.callers),
+    );
+    assert.ok(!p.definitions.callers.includes(dotnet.failing));
+    assert.equal(plan('parse_amount returns the wrong sign').definitions.callers.length, 0);
+  });
+
+  it('python: a protocol hook printed without its class (__getattr__) is not where it failed', () => {
+    const p = plan(
+      'Traceback (most recent call last):\n  File "app/merge.py", line 9, in merge_values\n    v = obj.items()\n  File "app/common.py", line 3, in __getattr__\n    raise AttributeError(name)\nAttributeError: items',
+    );
+    assert.equal(p.definitions.failingFunction, 'merge_values');
+  });
 
   it('code words written outside the trace keep their boost', () => {
     const dotnet = FAILING_FRAMES.find((c) => c.runtime === 'dotnet')!;

@@ -254,6 +254,15 @@ export function planQuery(
   const definitionsOn = on.definitions;
   const failingFunction = definitionsOn ? failingFrameFunction(parsed) : null;
   const identifiers = definitionsOn ? definitionIdentifiers(parsed, failingFunction) : [];
+  // The trace's other code words (its callers, the library frames of a
+  // report): a lesser boost, or the full one when the repository does not
+  // define the failing function (a consumer's script calling the library).
+  const callers =
+    failingFunction === null
+      ? []
+      : queryIdentifiers(parsed.text).filter(
+          (w) => !identifiers.some((i) => i.toLowerCase() === w.toLowerCase()),
+        );
   const pathWords =
     definitionsOn && parsed.text.length <= PATH_EVIDENCE_CHARS
       ? definitionPathWords(parsed.text)
@@ -270,11 +279,16 @@ export function planQuery(
     pathWords,
     tails: short,
     failingFunction,
+    callers,
+    callerShare: CALLER_BOOST_SHARE,
   };
   if (!definitionsOn) reasons.push('definitions: off');
   else if (failingFunction !== null) {
     reasons.push(
-      `definitions: the trace failed in ${failingFunction} (its innermost frame in the repository's code), whose definition gets +${fmt(boost)}${identifiers.length > 1 ? `, as do those of ${identifiers.slice(1).join(', ')} outside the trace` : ''}; the trace's other frames get none`,
+      `definitions: the trace failed in ${failingFunction} (its innermost frame in the repository's code), whose definition gets +${fmt(boost)}${identifiers.length > 1 ? `, as do those of ${identifiers.slice(1).join(', ')} outside the trace` : ''}` +
+        (callers.length > 0
+          ? `; the trace's other code words (${callers.join(', ')}) get +${fmt(boost * CALLER_BOOST_SHARE)}, or +${fmt(boost)} if the repository does not define ${failingFunction}`
+          : ''),
     );
   } else if (identifiers.length > 0) {
     reasons.push(
@@ -433,6 +447,13 @@ function planLlmRewrite(parsed: ParsedQuery, options: PlanOptions): LlmRewritePl
   };
 }
 
+/**
+ * Share of the definition boost for a trace's other code words when the
+ * failing function is defined: enough to keep them above the chunks that
+ * merely mention them, less than the function that failed.
+ */
+export const CALLER_BOOST_SHARE = 0.5;
+
 /** The function a pasted trace failed in: the first trace's innermost user frame (TraceNode.failingFunction). */
 function failingFrameFunction(parsed: ParsedQuery): string | null {
   for (const n of parsed.nodes) {
@@ -442,11 +463,11 @@ function failingFrameFunction(parsed: ParsedQuery): string | null {
 }
 
 /**
- * The names whose definitions get the boost. With a trace that names where
- * it failed, that function comes first and the trace's other frames are
- * left out: they are its callers, and boosting them as much let a caller's
- * chunk (more words of the trace) outrank the function that failed. Code
- * words written outside the traces still count.
+ * The names whose definitions get the full boost. With a trace that names
+ * where it failed, that function comes first and the trace's other code
+ * words are left to `callers`: boosting a caller as much let its chunk (more
+ * words of the trace) outrank the function that failed. Code words written
+ * outside the traces still count.
  */
 function definitionIdentifiers(parsed: ParsedQuery, failing: string | null): string[] {
   if (failing === null) return queryIdentifiers(parsed.text);

@@ -36,6 +36,8 @@ export interface RescoreInput {
   candidates: readonly Candidate[];
   /** Ids of candidates holding a definition the query names. */
   definitions: ReadonlySet<string>;
+  /** Ids of candidates holding a definition of a trace's other code words: callerShare of the boost. */
+  callerDefinitions?: ReadonlySet<string>;
   /** Content of the candidates checked for anchors (the plan's boostDepth best); others get none. */
   contents: ReadonlyMap<string, string>;
 }
@@ -47,7 +49,11 @@ export function compileAnchors(plan: QueryPlan): AnchorMatcher[] {
 export function rescore(input: RescoreInput, matchers = compileAnchors(input.plan)): Rescored[] {
   const { plan } = input;
   const out: Rescored[] = input.candidates.map((c) => {
-    const definitionBoost = input.definitions.has(c.id) ? plan.definitions.boost : 0;
+    const definitionBoost = input.definitions.has(c.id)
+      ? plan.definitions.boost
+      : input.callerDefinitions?.has(c.id)
+        ? plan.definitions.boost * plan.definitions.callerShare
+        : 0;
     let anchorBoost = 0;
     let anchorsMatched: string[] = [];
     const content = matchers.length > 0 ? input.contents.get(c.id) : undefined;

@@ -202,6 +202,13 @@ export interface QueryPlan {
      * such a trace.
      */
     failingFunction: string | null;
+    /**
+     * With a failing function: the query's other code words (the trace's
+     * other frames, mostly its callers). Their definitions get `callerShare`
+     * of the boost, or all of it when the index defines no failingFunction.
+     */
+    callers: string[];
+    callerShare: number;
   };
   anchors: {
     enabled: boolean;

@@ -29,6 +29,7 @@ export const python: TraceRecognizer = {
   format: 'python',
   hint: /File "|Traceback|above exception/,
   outermostFirst: true,
+  protocolHooks: /^__\w+__$/,
   recognize({ lines, i }) {
     const ln = lines[i]!;
     const m = RE_FRAME.exec(ln.text);
