@@ -157,6 +157,12 @@ export interface TraceNode extends NodeBase {
    * chunker gives its definition. Null when no user frame names a function.
    */
   failingFunction: string | null;
+  /**
+   * That frame's file and line, when it prints them: where to look when the
+   * repository has no symbol for the function (a language without a grammar,
+   * as Swift).
+   */
+  failingLocation: { path: string; line: number | null } | null;
 }
 
 export type QueryNode = TermNode | PhraseNode | FilterNode | TraceNode;

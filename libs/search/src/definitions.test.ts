@@ -8,6 +8,7 @@ import {
   preferByPath,
   queryIdentifiers,
 } from './definitions.js';
+import { locationDefinitions } from './evidence.js';
 
 describe('queryIdentifiers', () => {
   it('takes a single-word query as an identifier', () => {
@@ -89,5 +90,34 @@ describe('lookupNames', () => {
       'a plain one-word tail names too much',
     );
     assert.deepEqual(lookupNames('std::vec::Vec'), ['std.vec.Vec', 'vec.Vec', 'Vec']);
+  });
+});
+
+describe('locationDefinitions', () => {
+  const candidates = [
+    { path: 'Sources/Shop/Cart.swift' },
+    { path: 'Sources/Shop/Cart.swift' },
+    { path: 'Sources/Shop/Checkout.swift' },
+    { path: 'Sources/Other/MyCart.swift' },
+  ];
+  it('finds the frame’s file whether the frame prints a bare name, a relative or an absolute path', () => {
+    for (const path of [
+      'Cart.swift',
+      'Shop/Cart.swift',
+      '/Users/me/shop/Sources/Shop/Cart.swift',
+    ]) {
+      assert.deepEqual(
+        locationDefinitions(candidates, { path, line: 11 }),
+        [{ path: 'Sources/Shop/Cart.swift', startLine: 11 }],
+        path,
+      );
+    }
+  });
+  it('gives nothing for a file the candidates do not hold, or without a location', () => {
+    assert.deepEqual(locationDefinitions(candidates, { path: '/home/u/tool.py', line: 3 }), []);
+    assert.deepEqual(locationDefinitions(candidates, null), []);
+    assert.deepEqual(locationDefinitions(candidates, { path: 'Cart.swift', line: null }), [
+      { path: 'Sources/Shop/Cart.swift', startLine: 1 },
+    ]);
   });
 });

@@ -47,7 +47,12 @@ export async function gatherEvidence(
         // A failing function the repository does not define (a consumer's
         // script calling the library): the trace's other frames are what is left.
         if (failing.length > 0) callerDefs = callers;
-        else defs.push(...callers);
+        else {
+          defs.push(...callers);
+          // No symbol for it (no grammar, or a script outside the repository):
+          // the frame's own file and line, if the candidates hold that file.
+          defs.push(...locationDefinitions(fused.candidates, d.failingLocation));
+        }
       }
     } catch (err) {
       // Symbols may live in another service (the cluster's symbol service):
@@ -136,4 +141,21 @@ async function holdingDefinitions(
     }
   }
   return out;
+}
+
+/**
+ * The failing frame's location as definitions: each candidate file whose
+ * path and the frame's end alike at a directory boundary (`Cart.swift`,
+ * `/Users/me/shop/Sources/Shop/Cart.swift` and `Sources/Shop/Cart.swift`
+ * are one file), at the frame's line (its first line when none is printed).
+ */
+export function locationDefinitions(
+  candidates: readonly { path: string }[],
+  location: { path: string; line: number | null } | null,
+): Definition[] {
+  if (!location) return [];
+  const frame = location.path.replace(/^\.?\//, '');
+  const same = (p: string) => p === frame || p.endsWith(`/${frame}`) || frame.endsWith(`/${p}`);
+  const paths = new Set(candidates.map((c) => c.path).filter(same));
+  return [...paths].map((path) => ({ path, startLine: location.line ?? 1 }));
 }

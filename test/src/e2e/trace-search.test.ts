@@ -181,6 +181,41 @@ class CartTest {
     }
 }
 `,
+  'Sources/Till/Basket.swift': `import Foundation
+
+/// Goods on their way to the till.
+public struct Basket {
+    var goods: [Goods] = []
+
+    public func subtotal() -> Double {
+        var sum = 0.0
+        for i in 0...goods.count {
+            sum += goods[i].price
+        }
+        return sum
+    }
+}
+`,
+  'Sources/Till/Register.swift': `public struct Register {
+    let basket: Basket
+
+    public func ring() -> Slip {
+        let subtotal = basket.subtotal()
+        let levy = subtotal * 0.2
+        return Slip(subtotal: subtotal, levy: levy, basket: basket)
+    }
+}
+`,
+  'Tests/TillTests/BasketTests.swift': `import XCTest
+@testable import Till
+
+final class BasketTests: XCTestCase {
+    func testSubtotal() {
+        XCTAssertEqual(Basket(goods: []).subtotal(), 0)
+        XCTAssertEqual(Basket(goods: []).subtotal(), 0)
+    }
+}
+`,
   'src/Billing/InvoiceController.php': `<?php
 
 namespace App\\Billing;
@@ -272,6 +307,18 @@ Stack trace:
     fn: 'geo.Circle.area',
     path: 'src/geo/shape.cc',
     line: 7,
+  },
+  {
+    // No Swift grammar: no symbols, so the frame's file and line lead there.
+    runtime: 'Swift (line windows)',
+    trace: `Fatal error: Index out of range
+Thread 0 Crashed:
+0   libswiftCore.dylib            0x00000001a2b3c4d4 $ss18_fatalErrorMessage + 120
+1   Till                          0x0000000100a1b2c3 Basket.subtotal() + 88 (Basket.swift:10)
+2   Till                          0x0000000100a1b3d4 Register.ring() + 40 (Register.swift:5)`,
+    fn: 'Basket.subtotal',
+    path: 'Sources/Till/Basket.swift',
+    line: 10,
   },
   {
     runtime: 'Kotlin (JVM)',

@@ -113,17 +113,21 @@ export function blockToNode(input: string, b: Block): TraceNode {
       end: e.end,
     })),
     terms,
-    failingFunction: failingFunction(b.frames, format),
+    ...failingFrame(b.frames, format),
   };
 }
 
-/** The innermost user frame's reduced function (TraceNode.failingFunction). */
-function failingFunction(frames: readonly FrameDraft[], format: TraceFormat): string | null {
+/** The innermost user frame naming a function: TraceNode.failingFunction and failingLocation. */
+function failingFrame(
+  frames: readonly FrameDraft[],
+  format: TraceFormat,
+): Pick<TraceNode, 'failingFunction' | 'failingLocation'> {
   const recognizer = RECOGNIZERS.find((r) => r.format === format);
   const ordered = recognizer?.outermostFirst ? [...frames].reverse() : frames;
   const hooks = recognizer?.protocolHooks;
-  return (
-    ordered.find((f) => !f.external && f.fnValue !== null && !hooks?.test(f.fnValue))?.fnValue ??
-    null
-  );
+  const f = ordered.find((x) => !x.external && x.fnValue !== null && !hooks?.test(x.fnValue));
+  return {
+    failingFunction: f?.fnValue ?? null,
+    failingLocation: f?.pathValue ? { path: f.pathValue, line: f.line } : null,
+  };
 }

@@ -422,6 +422,15 @@ describe('a pasted trace: the function it failed in is the preferred definition'
     assert.equal(p.definitions.failingFunction, 'merge_values');
   });
 
+  it('the failing frame’s file and line are in the plan, for an index without its symbol', () => {
+    const swift = FAILING_FRAMES.find((c) => c.runtime === 'swift')!;
+    assert.deepEqual(plan(swift.trace).definitions.failingLocation, {
+      path: 'Cart.swift',
+      line: 21,
+    });
+    assert.equal(plan('parse_amount returns the wrong sign').definitions.failingLocation, null);
+  });
+
   it('code words written outside the trace keep their boost', () => {
     const dotnet = FAILING_FRAMES.find((c) => c.runtime === 'dotnet')!;
     const p = plan(`Totals break since ApplyDiscount changed:\n${dotnet.trace}`);

@@ -20,7 +20,13 @@
  *   best fused candidates, at most MAX_BOOST_DEPTH.
  */
 import { DEFAULT_LIMIT, MAX_LIMIT } from '@codesift/core';
-import { LONG_REPORT_CHARS, type ParsedQuery, parseQuery, stripBoilerplate } from '@codesift/query';
+import {
+  LONG_REPORT_CHARS,
+  type ParsedQuery,
+  parseQuery,
+  stripBoilerplate,
+  type TraceNode,
+} from '@codesift/query';
 import {
   definitionPathWords,
   MAX_QUERY_IDENTIFIERS,
@@ -252,7 +258,8 @@ export function planQuery(
 
   // Boosts.
   const definitionsOn = on.definitions;
-  const failingFunction = definitionsOn ? failingFrameFunction(parsed) : null;
+  const failing = definitionsOn ? failingTrace(parsed) : null;
+  const failingFunction = failing?.failingFunction ?? null;
   const identifiers = definitionsOn ? definitionIdentifiers(parsed, failingFunction) : [];
   // The trace's other code words (its callers, the library frames of a
   // report): a lesser boost, or the full one when the repository does not
@@ -279,6 +286,7 @@ export function planQuery(
     pathWords,
     tails: short,
     failingFunction,
+    failingLocation: failing?.failingLocation ?? null,
     callers,
     callerShare: CALLER_BOOST_SHARE,
   };
@@ -288,6 +296,9 @@ export function planQuery(
       `definitions: the trace failed in ${failingFunction} (its innermost frame in the repository's code), whose definition gets +${fmt(boost)}${identifiers.length > 1 ? `, as do those of ${identifiers.slice(1).join(', ')} outside the trace` : ''}` +
         (callers.length > 0
           ? `; the trace's other code words (${callers.join(', ')}) get +${fmt(boost * CALLER_BOOST_SHARE)}, or +${fmt(boost)} if the repository does not define ${failingFunction}`
+          : '') +
+        (definitions.failingLocation
+          ? `; without a definition, the chunk holding ${definitions.failingLocation.path}${definitions.failingLocation.line === null ? '' : `:${definitions.failingLocation.line}`} gets it`
           : ''),
     );
   } else if (identifiers.length > 0) {
@@ -454,10 +465,10 @@ function planLlmRewrite(parsed: ParsedQuery, options: PlanOptions): LlmRewritePl
  */
 export const CALLER_BOOST_SHARE = 0.5;
 
-/** The function a pasted trace failed in: the first trace's innermost user frame (TraceNode.failingFunction). */
-function failingFrameFunction(parsed: ParsedQuery): string | null {
+/** The first trace that names where it failed (TraceNode.failingFunction). */
+function failingTrace(parsed: ParsedQuery): TraceNode | null {
   for (const n of parsed.nodes) {
-    if (n.kind === 'trace' && n.failingFunction !== null) return n.failingFunction;
+    if (n.kind === 'trace' && n.failingFunction !== null) return n;
   }
   return null;
 }

@@ -209,6 +209,12 @@ export interface QueryPlan {
      */
     callers: string[];
     callerShare: number;
+    /**
+     * The failing frame's file and line: when the index has no symbol for
+     * failingFunction (a language without a grammar, as Swift), the chunk of
+     * a file whose path ends like it and holds the line gets the full boost.
+     */
+    failingLocation: { path: string; line: number | null } | null;
   };
   anchors: {
     enabled: boolean;
