@@ -4,13 +4,13 @@ import { findIndexUpwards, indexFileFromOption } from './index-location.js';
 import type { CliIO } from './io.js';
 
 /**
- * The index a command works on: `--index <path>` when given, else the nearest
- * `.codesift/index.db` in the working directory or its parents (as git finds
- * `.git`).
+ * The index a command works on: `--index <path>` when given, else the index
+ * of the working directory or its nearest parent that has one (as git finds
+ * `.git`), in the tree or in the user cache (index-location.ts).
  */
 export function resolveIndexPath(indexOption: string | undefined, io: CliIO): string {
   if (indexOption) return indexFileFromOption(indexOption, io.cwd);
-  const found = findIndexUpwards(io.cwd);
+  const found = findIndexUpwards(io.cwd, io.env);
   if (!found) {
     throw new CodesiftError('INDEX_NOT_FOUND', `no codesift index in ${io.cwd} or its parents`, {
       hint: "run 'codesift index <dir>' first, or pass --index <path>",

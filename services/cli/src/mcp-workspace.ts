@@ -3,10 +3,10 @@ import path from 'node:path';
 import { CodesiftError, errorMessage, type IndexJobStatus } from '@codesift/core';
 import { type LocalWorkspace, openLocalWorkspace } from '@codesift/mcp-bridge';
 import { createEmbedderFromEnv, embedderNameFromEnv } from '@codesift/models';
-import { createLocalIndexJobs, DEFAULT_INDEX_DIR, defaultIndexPath } from '@codesift/pipeline';
+import { createLocalIndexJobs, DEFAULT_INDEX_DIR } from '@codesift/pipeline';
 import { openLocalEngine } from '@codesift/search';
 import { openSqliteIndex } from '@codesift/stores';
-import { findIndexUpwards, indexFileFromOption } from './index-location.js';
+import { findIndexUpwards, indexFileFromOption, indexPlaceFor } from './index-location.js';
 import type { CliIO } from './io.js';
 import { WATCH_KEEP_EMBEDDER_MS, watchForServer } from './server-watch.js';
 
@@ -14,7 +14,8 @@ import { WATCH_KEEP_EMBEDDER_MS, watchForServer } from './server-watch.js';
  * The directory `codesift mcp` serves and its index file, which need not
  * exist yet: --root and --index when given; else the nearest index in the
  * working directory or its parents; else the working directory itself, to
- * be indexed by index_codebase or --auto-index.
+ * be indexed by index_codebase or --auto-index. An index not given by
+ * --index is in the tree, or in the user cache when the tree is read-only.
  */
 export function resolveServedIndex(
   options: { index?: string; root?: string },
@@ -25,10 +26,10 @@ export function resolveServedIndex(
     const indexPath = indexFileFromOption(options.index, io.cwd);
     return { root: root ?? recordedRoot(indexPath) ?? guessedRoot(indexPath, io.cwd), indexPath };
   }
-  if (root) return { root, indexPath: defaultIndexPath(root) };
-  const found = findIndexUpwards(io.cwd);
+  if (root) return { root, indexPath: indexPlaceFor(root, io.env).indexPath };
+  const found = findIndexUpwards(io.cwd, io.env);
   if (found) return { root: recordedRoot(found) ?? guessedRoot(found, io.cwd), indexPath: found };
-  return { root: path.resolve(io.cwd), indexPath: defaultIndexPath(io.cwd) };
+  return { root: path.resolve(io.cwd), indexPath: indexPlaceFor(io.cwd, io.env).indexPath };
 }
 
 /** A `--root` of `codesift mcp`: `dir`, or `name=dir` to name it for the `repository` argument. */

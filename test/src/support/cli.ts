@@ -20,20 +20,27 @@ export interface RunResult {
 /** Runs the real `codesift` launcher as a child process. */
 export function runCli(
   args: string[],
-  opts: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; user?: CliUser } = {},
 ): Promise<RunResult> {
   const child = startCli(args, opts);
   return collect(child, opts.timeoutMs ?? 120_000);
 }
 
+/** Another user to run the CLI as (spawn's uid/gid; the test must be root to switch). */
+export interface CliUser {
+  uid: number;
+  gid: number;
+}
+
 export function startCli(
   args: string[],
-  opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv; user?: CliUser } = {},
 ): ChildProcess {
   return spawn(process.execPath, [cliBin, ...args], {
     cwd: opts.cwd ?? repoRoot,
     env: { ...process.env, NO_COLOR: '1', ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(opts.user ? { uid: opts.user.uid, gid: opts.user.gid } : {}),
   });
 }
 

@@ -13,7 +13,7 @@ import {
   runEval,
 } from '@codesift/eval';
 import { createEmbedderFromEnv, type Embedder } from '@codesift/models';
-import { defaultIndexPath, type IndexProgress } from '@codesift/pipeline';
+import type { IndexProgress } from '@codesift/pipeline';
 import { type FusionMode, openLocalEngine } from '@codesift/search';
 import {
   BRIDGE_OPTION,
@@ -28,7 +28,7 @@ import {
   variantOptions,
 } from '../command-line.js';
 import { llmForEval } from '../context-mode.js';
-import { indexFileFromOption } from '../index-location.js';
+import { indexFileFromOption, indexPathToWrite } from '../index-location.js';
 import { type CliIO, EXIT, UsageError } from '../io.js';
 import {
   lineProgress,
@@ -285,7 +285,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     }
     const indexPath = values.index
       ? indexFileFromOption(values.index, io.cwd)
-      : defaultIndexPath(root);
+      : indexPathToWrite(root, false, io);
     // A set inside the tree holds every query verbatim: indexing it would answer itself.
     const ignore = [...(values.ignore ?? [])];
     const setRel = path.relative(root, setPath);

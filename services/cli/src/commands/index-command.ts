@@ -15,7 +15,7 @@ import { HELP_OPTION, type OptionSpecs, optionHelp, parseCommandLine } from '../
 import { llmForIndex } from '../context-mode.js';
 import { resolveIndexPath } from '../engine-from-args.js';
 import { existingDirectory } from '../existing-directory.js';
-import { indexFileFromOption } from '../index-location.js';
+import { existingIndexOf, indexFileFromOption, indexPathToWrite } from '../index-location.js';
 import { type CliIO, EXIT, UsageError } from '../io.js';
 import { formatCount, styleFor } from '../ui/format.js';
 import {
@@ -29,7 +29,7 @@ const OPTIONS = {
   index: {
     type: 'string',
     value: '<path>',
-    help: 'index directory or .db file (default <dir>/.codesift)',
+    help: 'index directory or .db file (default <dir>/.codesift, or the user cache when <dir> is read-only)',
   },
   json: { type: 'boolean', help: 'print one JSON summary object on stdout' },
   'no-vectors': { type: 'boolean', help: 'keyword index only (no embedding model)' },
@@ -94,6 +94,11 @@ export const help = `Usage: codesift index [options] <dir>
 
 Indexes a directory into a local index (default <dir>/.codesift/). A second
 run only re-processes files that changed, and removes deleted ones.
+When <dir> is read-only to you, the index goes to the user cache instead
+($CODESIFT_CACHE_DIR, else $XDG_CACHE_HOME/codesift or ~/.cache/codesift on
+Linux, ~/Library/Caches/codesift on macOS, %LOCALAPPDATA%codesiftCache on
+Windows), under indexes/<name>-<hash of its real path>/; search, serve, mcp
+and watch find it there.
 --rebuild writes a new index file beside the old one and swaps it in when
 complete: until then (and if the run is killed) searches read the old index.
 One indexer writes an index at a time (index.db.lock names its pid and host;
@@ -198,7 +203,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     const indexPath =
       values.index !== undefined || dir === undefined
         ? resolveIndexPath(values.index, io)
-        : defaultIndexPath(path.resolve(io.cwd, dir));
+        : indexOfDir(path.resolve(io.cwd, dir), io.env);
     return checkIndexCommand(indexPath, values.json, io);
   }
   if (positionals.length !== 1) {
@@ -261,7 +266,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
   const indexPath = values.index
     ? indexFileFromOption(values.index, io.cwd)
-    : defaultIndexPath(root);
+    : indexPathToWrite(root, values.quiet, io);
   const vectors = !values['no-vectors'];
   const llm = llmForIndex(values.context, root, io.env);
 
@@ -291,6 +296,11 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     await embedder?.close();
   }
   return report(summary, values.json, io);
+}
+
+/** --check's index of `dir`: the one that exists, else the in-tree path the error names. */
+function indexOfDir(dir: string, env: NodeJS.ProcessEnv): string {
+  return existingIndexOf(dir, env) ?? defaultIndexPath(dir);
 }
 
 /** `--remove`: every file of the repository deleted through the cluster, then it is forgotten. */

@@ -27,7 +27,7 @@ const OPTIONS = {
   index: {
     type: 'string',
     value: '<path>',
-    help: 'index directory or .db file (default: <root>/.codesift with --root, else the nearest .codesift/ in this directory or its parents, else ./.codesift)',
+    help: 'index directory or .db file (default: <root>/.codesift with --root, else the nearest .codesift/ in this directory or its parents, else ./.codesift; the user cache instead of a read-only tree)',
   },
   root: {
     type: 'string',

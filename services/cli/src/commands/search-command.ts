@@ -35,7 +35,7 @@ const OPTIONS = {
   index: {
     type: 'string',
     value: '<path>',
-    help: 'index directory or .db file (default: the nearest .codesift/index.db in this directory or its parents)',
+    help: 'index directory or .db file (default: the nearest .codesift/index.db in this directory or its parents, or their index in the user cache)',
   },
   limit: {
     type: 'string',

@@ -3,7 +3,6 @@ import { createChunker } from '@codesift/chunking';
 import { errorMessage } from '@codesift/core';
 import { createEmbedderFromEnv, type Embedder } from '@codesift/models';
 import {
-  defaultIndexPath,
   describeHolder,
   type IndexSummary,
   indexRepository,
@@ -14,7 +13,7 @@ import {
 import { HELP_OPTION, type OptionSpecs, optionHelp, parseCommandLine } from '../command-line.js';
 import { llmForIndex } from '../context-mode.js';
 import { existingDirectory } from '../existing-directory.js';
-import { indexFileFromOption } from '../index-location.js';
+import { indexFileFromOption, indexPathToWrite } from '../index-location.js';
 import { type CliIO, EXIT, UsageError } from '../io.js';
 import { formatCount, type Style, styleFor } from '../ui/format.js';
 import { untilStopSignal } from '../until-signal.js';
@@ -82,7 +81,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   );
   const indexPath = values.index
     ? indexFileFromOption(values.index, io.cwd)
-    : defaultIndexPath(root);
+    : indexPathToWrite(root, values.quiet, io);
   const vectors = !values['no-vectors'];
   const llm = llmForIndex(undefined, root, io.env);
   const log = watchLog(io, values.json, values.quiet);
