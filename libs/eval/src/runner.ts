@@ -108,6 +108,7 @@ export type EvalSwitches = Pick<
   | 'planning'
   | 'rewrite'
   | 'bridge'
+  | 'minEvidence'
   | 'variants'
   | 'variantKinds'
   | 'variantMerge'

@@ -20,6 +20,9 @@
  *    a failed or late side dropped and reported (retrieval.ts); with query
  *    variants (planning/variants.ts), each variant retrieves so, all in
  *    parallel with one embedding batch, merged per chunk (variants-step.ts);
+ * 2b. evidence: no results when none of the query's own terms is in the
+ *    index and no vector hit clears the index's noise floor
+ *    (min-evidence-step.ts, planning/min-evidence.ts);
  * 3. rank: fuse the sides, read what the boosts need (evidence.ts), apply
  *    definition and anchor boosts and focus, collapse to files (ranking.ts);
  * 4. hydrate: the top results from the chunk store, with snippets; the chunk
@@ -42,6 +45,8 @@ import { type CompiledFilter, compileFilter } from './filters.js';
 import { stalePaths } from './freshness.js';
 import { hydrate, snippetTerms } from './hydrate.js';
 import { readIndexedLines } from './indexed-file.js';
+import { minEvidenceStep, startEvidenceCheck } from './min-evidence-step.js';
+import { measureNoiseFloor, NoiseFloorCache } from './noise-floor.js';
 import {
   checkedQuery,
   checkSettings,
@@ -191,6 +196,8 @@ class Engine implements SearchEngine {
   private templates: { at: number; lines: ReadonlySet<string> } | null = null;
   /** The model's phrasings per (index version, question, count). */
   private readonly phrasings = new PhrasingsCache(PHRASINGS_CACHE_SIZE);
+  /** The vector similarity text without meaning reaches here, per index version (noise-floor.ts). */
+  private readonly noiseFloor = new NoiseFloorCache();
   /** The embedder as the variants share it: their texts in one batch (batched-embedder.ts). */
   private readonly batchedEmbedder: QueryEmbedder | null;
 
@@ -313,12 +320,23 @@ class Engine implements SearchEngine {
       );
       return { retrieved, fused: await timed(() => fuseSides(plan, retrieved)) };
     };
+    // Whether the query's own terms are in the index is asked beside retrieval.
+    let ownIndexed = startEvidenceCheck(plan, this.index.keyword);
     let { retrieved, fused } = await retrieveFor();
     if (fused.value.hits.length === 0 && this.llm !== null && plan.llmRewrite.retryOnEmpty) {
       // A skipped short query that found nothing: one rewrite attempt, then retrieve again.
       await rewriteOnce(true);
-      if (plan.llmRewrite.terms.length > 0) ({ retrieved, fused } = await retrieveFor());
+      if (plan.llmRewrite.terms.length > 0) {
+        ownIndexed = startEvidenceCheck(plan, this.index.keyword);
+        ({ retrieved, fused } = await retrieveFor());
+      }
     }
+    // 2b. minimum evidence: nothing rather than the best of what parts and synonyms matched.
+    const judged = await timed(() =>
+      this.evidenceStep(plan, fused.value, ownIndexed, retrieved.keyword !== null),
+    );
+    plan = judged.value.plan;
+    fused = { value: judged.value.fused, ms: fused.ms + judged.ms };
     // 3. rank, then 4. hydrate.
     const ranked = await timed(() => this.rankStep(plan, fused.value));
     // Hydration includes the freshness check: both read what the results show.
@@ -416,6 +434,26 @@ class Engine implements SearchEngine {
     const plan = planQuery(parsed, options, config, rewrite);
     const filter = compileFilter(plan.filter);
     return { parsed, plan, filter, timings: { parse: tp - t0, plan: performance.now() - tp } };
+  }
+
+  /** The minimum-evidence rule over the fused hits (min-evidence-step.ts), with this index's noise floor. */
+  private evidenceStep(
+    plan: QueryPlan,
+    fused: Fused,
+    ownIndexed: Promise<boolean> | null,
+    keywordAnswered: boolean,
+  ): Promise<{ plan: QueryPlan; fused: Fused }> {
+    const embedder = this.embedder;
+    const noiseFloor =
+      embedder === null
+        ? null
+        : async () => {
+            const at = (await this.index.meta()).updatedAt;
+            return this.noiseFloor.get(at, async () =>
+              measureNoiseFloor(await embedder.get(), this.index.vectors),
+            );
+          };
+    return minEvidenceStep(plan, fused, { ownIndexed, keywordAnswered, noiseFloor });
   }
 
   /** Reads what the boosts need, then ranks (ranking.ts is pure). */

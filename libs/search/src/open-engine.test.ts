@@ -120,6 +120,9 @@ function genericIndex(faults: Faults = {}): SearchIndex & { closed: boolean } {
     keyword: {
       search: (q: Parameters<SearchIndex['keyword']['search']>[0]) =>
         faults.keyword?.() ?? remote(db.keyword.search(q)),
+      // Optional in the port; offered here so the minimum-evidence rule judges as locally.
+      cooccurrence: (q: Parameters<NonNullable<SearchIndex['keyword']['cooccurrence']>>[0]) =>
+        faults.keyword?.() ?? remote(db.keyword.cooccurrence!(q)),
     },
     vectors: {
       search: async (q: Parameters<SearchIndex['vectors']['search']>[0]) => {

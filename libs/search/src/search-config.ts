@@ -23,6 +23,7 @@
  *       "docDemotion": true,           // prose docs x docMultiplier for implementation questions, repository metadata x 0.2
  *       "docMultiplier": 0.7,
  *       "bridge": false,               // offline vocabulary bridge for natural-language queries
+ *       "minEvidence": true,           // no results when none of the query's own terms is indexed
  *       "fileScore": "best",           // or "decayed" (with file results)
  *       "fileDecay": 0.5
  *     }

@@ -258,6 +258,31 @@ describe('codesift search (CLI, end to end)', () => {
     assert.deepEqual(JSON.parse(json.stdout).results, []);
   });
 
+  test('nonsense finds nothing, keyword only and hybrid, while real queries still do', async () => {
+    // Its parts graph and edge are in the tree, the identifier is not: no evidence.
+    const parts = await runCli(['search', 'GraphEdgeFrobnicator', '--keyword-only'], { cwd: root });
+    assert.equal(parts.code, 0, parts.stderr);
+    assert.equal(
+      parts.stdout,
+      'no results for "GraphEdgeFrobnicator": none of its own words or identifiers is in the index (matches of identifier parts or synonyms alone do not count)\n',
+    );
+    // Hybrid: the vector side always has neighbours; none clears the index's noise floor.
+    const words = await runCli(['search', 'xyzzyplugh frobnicator', '--json'], { cwd: root });
+    assert.equal(words.code, 0, words.stderr);
+    assert.deepEqual(JSON.parse(words.stdout).results, []);
+    for (const [query, mode] of [
+      ['addEdge', '--keyword-only'],
+      ['insert an edge into the graph', '--keyword-only'],
+      ['insert an edge into the graph', '--json'],
+    ] as const) {
+      const r = await runCli(['search', query, mode, ...(mode === '--json' ? [] : ['--json'])], {
+        cwd: root,
+      });
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(JSON.parse(r.stdout).results[0]?.path, 'src/graph.ts', `${query} ${mode}`);
+    }
+  });
+
   test('finds the index in a parent directory, or takes --index', async () => {
     const sub = path.join(root, 'src');
     const fromSub = await runCli(['search', 'retryWithBackoff', '--json'], { cwd: sub });

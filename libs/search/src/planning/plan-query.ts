@@ -39,6 +39,7 @@ import { DEFAULT_DOC_MULTIPLIER, DEFAULT_FOCUS_MULTIPLIER, planFocus } from './f
 import { adaptiveVectorWeight } from './fusion-weights.js';
 import { keywordTerms } from './keyword-terms.js';
 import { hasQueryFilters, mergeFilters } from './merge-filter.js';
+import { evidenceReason, planEvidence } from './min-evidence.js';
 import { classifyProse, decideRewrite } from './rewrite-decision.js';
 import { allSwitches, resolveSwitches } from './switches.js';
 import type {
@@ -358,6 +359,8 @@ export function planQuery(
   reasons.push(`llm rewrite: ${llmRewrite.decision}, ${llmRewrite.reason}`);
   const bridge = planBridge(parsed, on.bridge);
   reasons.push(`bridge: ${bridge.decision}, ${bridge.reason}`);
+  const evidence = planEvidence(terms, on.minEvidence);
+  reasons.push(evidenceReason(evidence));
 
   const plan: QueryPlan = {
     version: 1,
@@ -376,6 +379,7 @@ export function planQuery(
     boostDepth: Math.min(depth, MAX_BOOST_DEPTH),
     llmRewrite,
     bridge,
+    evidence,
     variants: {
       requested: 0,
       merge: config.variantMerge,

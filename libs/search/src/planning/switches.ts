@@ -31,6 +31,12 @@ export interface PlannerSwitches {
    * (bridge-step.ts); default in DEFAULT_PLANNER_CONFIG.
    */
   bridge: boolean;
+  /**
+   * The minimum-evidence rule: no results when none of the query's own
+   * terms is in the index and no vector hit clears the index's noise floor
+   * (planning/min-evidence.ts); default true.
+   */
+  minEvidence: boolean;
 }
 
 export type PlannerSwitch = keyof PlannerSwitches;
@@ -45,6 +51,7 @@ const SWITCH_KEYS: Readonly<Record<PlannerSwitch, true>> = {
   reportFocus: true,
   docDemotion: true,
   bridge: true,
+  minEvidence: true,
 };
 
 /** The keys of PlannerSwitches, for code that walks them (validation, defaults, request options). */

@@ -75,6 +75,24 @@ export interface LlmRewritePlan {
   fallback: string | null;
 }
 
+/** The minimum-evidence rule: what counts as evidence, and what the search found. */
+export interface EvidencePlan {
+  /** The `minEvidence` switch. */
+  enabled: boolean;
+  /** The keyword terms that are the user's own words and identifiers (any spelling); empty when off. */
+  ownTerms: string[];
+  /**
+   * After the search: 'own-terms' (one is in the index), 'vector' (none is,
+   * but the best similarity clears the noise floor), 'none' (the results
+   * were dropped); null when the rule was off or there was nothing to judge.
+   */
+  outcome: {
+    kind: 'own-terms' | 'vector' | 'none';
+    similarity: number | null;
+    floor: number | null;
+  } | null;
+}
+
 /** The offline vocabulary bridge (planning/rewrite-decision.ts classifyProse, then bridge-step.ts). */
 export interface BridgePlan {
   /** The `bridge` switch. */
@@ -259,6 +277,8 @@ export interface QueryPlan {
   boostDepth: number;
   llmRewrite: LlmRewritePlan;
   bridge: BridgePlan;
+  /** The minimum-evidence rule (planning/min-evidence.ts); its outcome is set by min-evidence-step.ts. */
+  evidence: EvidencePlan;
   /** The query's views searched besides itself (planning/variants.ts). */
   variants: VariantsPlan;
   /** The decisions above in words, in the order they were taken. */

@@ -116,6 +116,10 @@ const SWITCH_OPTIONS = {
     type: 'boolean',
     help: 'keep environment reports and template text in the query',
   },
+  'no-min-evidence': {
+    type: 'boolean',
+    help: "keep results when none of the query's own terms is in the index (identifier parts or synonyms alone)",
+  },
   'file-score': {
     type: 'string',
     value: '<mode>',
@@ -229,6 +233,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (values['no-report-focus']) switches.reportFocus = false;
   if (values['no-doc-demotion']) switches.docDemotion = false;
   if (values['no-boilerplate']) switches.boilerplate = false;
+  if (values['no-min-evidence']) switches.minEvidence = false;
   const rewrite = rewriteMode(values.rewrite);
   if (rewrite) switches.rewrite = rewrite;
   const bridge = bridgeSwitch(values.bridge);

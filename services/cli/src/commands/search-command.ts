@@ -264,7 +264,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (stale) io.stderr.write(`${err.yellow('warning:')} ${stale}\n`);
   if (values.explain && response.plan) io.stdout.write(`${out.dim(renderPlan(response.plan))}\n`);
   if (response.results.length === 0) {
-    io.stdout.write(renderNoResults(query));
+    io.stdout.write(renderNoResults(query, response.plan));
     return EXIT.ok;
   }
   const view = { style: out, colour: out.bold('x') !== 'x', root, cwd: io.cwd, explain: false };

@@ -7,6 +7,7 @@
 import path from 'node:path';
 import {
   highlightTerms,
+  type QueryPlan,
   queryTerms,
   type SearchResponse,
   type SearchResult,
@@ -84,9 +85,19 @@ export function renderSummary(res: SearchResponse, style: Style): string {
   return `${style.dim(`${n} result${n === 1 ? '' : 's'} in ${ms.toFixed(1)} ms · ${res.fusion} fusion · ${res.totalChunks} chunks indexed`)}\n`;
 }
 
-/** "no results for …" with the query shortened to one readable line. */
-export function renderNoResults(query: string): string {
+/**
+ * "no results for …" with the query shortened to one readable line, and why
+ * when the minimum-evidence rule dropped what the search matched: a user
+ * who sees nothing should know that near misses were found and refused.
+ */
+export function renderNoResults(query: string, plan?: QueryPlan): string {
   const oneLine = query.replace(/\s+/g, ' ').trim();
   const shown = oneLine.length > 80 ? `${oneLine.slice(0, 77)}...` : oneLine;
-  return `no results for ${JSON.stringify(shown)}\n`;
+  const outcome = plan?.evidence?.outcome;
+  if (outcome?.kind !== 'none') return `no results for ${JSON.stringify(shown)}\n`;
+  const vector =
+    outcome.similarity === null
+      ? ''
+      : ', and no vector hit is closer than text without meaning gets';
+  return `no results for ${JSON.stringify(shown)}: none of its own words or identifiers is in the index${vector} (matches of identifier parts or synonyms alone do not count)\n`;
 }
