@@ -54,6 +54,15 @@ export interface Chunker {
   supports(language: string): boolean;
   /** Synchronous; never throws on bad input (falls back to windows). */
   chunkFile(input: ChunkInput): ChunkResult;
+  /**
+   * Gets ready for these files' languages before a change needs them: loads
+   * each grammar (its .wasm compiled asynchronously), then chunks the sample
+   * once, discarding the result, so that the parser's code has run (V8
+   * compiles WebAssembly functions lazily, on their first call). One
+   * language at a time, yielding between them, so a server warming up keeps
+   * answering. Resolves with the languages warmed; never rejects.
+   */
+  warm?(samples: readonly ChunkInput[]): Promise<string[]>;
 }
 
 function positiveInt(value: number | undefined, fallback: number, min = 1): number {
@@ -99,6 +108,18 @@ class TreeSitterChunker implements Chunker {
 
   supports(language: string): boolean {
     return languageSpec(language) !== undefined;
+  }
+
+  async warm(samples: readonly ChunkInput[]): Promise<string[]> {
+    const warmed: string[] = [];
+    for (const sample of samples) {
+      if (!this.supports(sample.language)) continue;
+      await this.grammars.warm(sample.language);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      this.chunkFile(sample);
+      warmed.push(sample.language);
+    }
+    return warmed;
   }
 
   chunkFile(input: ChunkInput): ChunkResult {

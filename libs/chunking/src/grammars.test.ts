@@ -98,3 +98,33 @@ test('a language without a usable grammar says why on every file; a language wit
   const txt = chunker.chunkFile({ path: 'notes.txt', language: 'text', text: 'plain words\n' });
   assert.equal(txt.noAst, undefined);
 });
+
+test('warm loads a grammar ahead of its first file, once, and only for a known language', async () => {
+  const cache = new GrammarCache();
+  try {
+    await cache.warm('python');
+    await cache.warm('no-such-language');
+    assert.deepEqual(cache.loaded(), ['python']);
+    const warmed = cache.get('python');
+    assert.ok(warmed, 'the warmed grammar is the one used');
+    await cache.warm('python');
+    assert.equal(cache.get('python'), warmed, 'warming again keeps it');
+  } finally {
+    cache.delete();
+  }
+});
+
+test('a warmed chunker chunks as a cold one, and warms only what it supports', async () => {
+  const sample = {
+    path: 'src/a.py',
+    language: 'python',
+    text: 'def alpha():\n    return 1\n\n\nclass Beta:\n    def gamma(self):\n        return 2\n',
+  };
+  const cold = await createChunker();
+  const warm = await createChunker();
+  assert.deepEqual(
+    await warm.warm!([sample, { path: 'notes.txt', language: 'text', text: 'hello\n' }]),
+    ['python'],
+  );
+  assert.deepEqual(warm.chunkFile(sample), cold.chunkFile(sample));
+});

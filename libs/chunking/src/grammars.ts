@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { errorMessage } from '@codesift/core';
@@ -10,7 +11,10 @@ const require = createRequire(import.meta.url);
 type WasmModule = Parameters<typeof Language.loadSync>[0];
 // The compiler's lib set has no WebAssembly typings; Node has the global.
 const { WebAssembly: Wasm } = globalThis as unknown as {
-  WebAssembly: { Module: new (bytes: Uint8Array) => WasmModule };
+  WebAssembly: {
+    Module: new (bytes: Uint8Array) => WasmModule;
+    compile(bytes: Uint8Array): Promise<WasmModule>;
+  };
 };
 
 let initPromise: Promise<void> | undefined;
@@ -83,6 +87,33 @@ export class GrammarCache {
     return this.failures.get(languageId);
   }
 
+  /**
+   * Loads a language's grammar before its first file needs it, compiling
+   * the .wasm asynchronously (V8 compiles off the main thread), so a process
+   * that warms up at start stays responsive meanwhile. A no-op for a language
+   * already loaded or without a grammar. A grammar that fails here is left
+   * untried: the first file of its language loads it synchronously and
+   * reports the failure there, once, with its reason.
+   */
+  async warm(languageId: string): Promise<void> {
+    if (this.grammars.has(languageId)) return;
+    const spec = languageSpec(languageId);
+    if (!spec) return;
+    let grammar: Grammar;
+    try {
+      const file = wasmFile(spec, this.options.wasmPaths?.[languageId]);
+      grammar = grammarFrom(spec, await Wasm.compile(await readFile(file)));
+    } catch {
+      return;
+    }
+    if (this.grammars.has(languageId)) {
+      // A file of that language was chunked meanwhile and loaded it: keep that one.
+      grammar.defsQuery.delete();
+      return;
+    }
+    this.grammars.set(languageId, grammar);
+  }
+
   /** Language ids whose grammar has been loaded (or tried), in order. */
   loaded(): string[] {
     return [...this.grammars.keys()];
@@ -100,11 +131,18 @@ function warnOnStderr(message: string): void {
 }
 
 function loadGrammar(spec: LanguageSpec, wasmPath: string | undefined): Grammar {
-  const file =
-    wasmPath ??
-    path.join(path.dirname(require.resolve(`${spec.grammar.pkg}/package.json`)), spec.grammar.wasm);
-  const bytes = readFileSync(file);
-  const language = Language.loadSync(new Wasm.Module(bytes));
+  return grammarFrom(spec, new Wasm.Module(readFileSync(wasmFile(spec, wasmPath))));
+}
+
+/** The grammar package's own .wasm, unless a path for it was given. */
+function wasmFile(spec: LanguageSpec, wasmPath: string | undefined): string {
+  if (wasmPath) return wasmPath;
+  const pkgDir = path.dirname(require.resolve(`${spec.grammar.pkg}/package.json`));
+  return path.join(pkgDir, spec.grammar.wasm);
+}
+
+function grammarFrom(spec: LanguageSpec, module: WasmModule): Grammar {
+  const language = Language.loadSync(module);
   const defsQuery = new Query(language, spec.defs.map((d) => d.query).join('\n'));
   if (defsQuery.patternCount() !== spec.defs.length) {
     defsQuery.delete();

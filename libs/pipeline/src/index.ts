@@ -25,6 +25,7 @@ export {
   type IndexJobState,
   type IndexJobStatus,
   type IndexJobs,
+  type LocalIndexJobs,
   type LocalIndexJobsOptions,
   type StartIndexJobRequest,
 } from './jobs.js';
@@ -37,3 +38,4 @@ export {
 export { type IndexPlan, planIndex } from './plan.js';
 export type { IndexPhase, IndexProgress, IndexSummary } from './progress.js';
 export { SKIPPED_PATHS_PER_REASON } from './skipped-paths.js';
+export { WARM_SAMPLE_MAX_BYTES, warmChunker, warmSamples } from './warm-chunker.js';

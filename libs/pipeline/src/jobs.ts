@@ -14,6 +14,7 @@ import {
 import type { Embedder } from '@codesift/models';
 import { defaultIndexPath, type IndexOptions, indexRepository } from './local-runner.js';
 import type { IndexPhase, IndexProgress, IndexSummary } from './progress.js';
+import { warmChunker } from './warm-chunker.js';
 
 export type { IndexJobState, StartIndexJobRequest };
 
@@ -93,7 +94,17 @@ interface Job {
  * vectors) returns that job instead of queueing a duplicate: both callers
  * want the same run.
  */
-export function createLocalIndexJobs(options: LocalIndexJobsOptions = {}): IndexJobs {
+/** Local jobs can also get their chunker ready before the first job (see warm-chunker.ts). */
+export interface LocalIndexJobs extends IndexJobs {
+  /**
+   * Makes the jobs' chunker now and warms it for the languages of the index
+   * (needs the `root` and `indexPath` options; else nothing to warm).
+   * Resolves with the languages warmed; never rejects.
+   */
+  warm(): Promise<string[]>;
+}
+
+export function createLocalIndexJobs(options: LocalIndexJobsOptions = {}): LocalIndexJobs {
   const indexer = options.indexer ?? indexRepository;
   const maxQueued = options.maxQueued ?? 8;
   const keepFinished = options.keepFinished ?? 20;
@@ -206,6 +217,16 @@ export function createLocalIndexJobs(options: LocalIndexJobsOptions = {}): Index
   };
 
   return {
+    async warm() {
+      if (!defaultRoot || !options.indexPath) return [];
+      try {
+        chunker ??= createChunker();
+        return await warmChunker(await chunker, defaultRoot, options.indexPath);
+      } catch {
+        // The first job reports a chunker that cannot be made.
+        return [];
+      }
+    },
     async start(request) {
       if (closed) throw new CodesiftError('INTERNAL', 'the index job runner is shutting down');
       if (request.repository) {

@@ -61,7 +61,7 @@ export function repositoryNameOf(root: string): string {
 /**
  * Opens the workspace: the engine (when indexed), the index jobs of `root`,
  * and unless `watch` is false a watch that keeps the index fresh once it
- * exists (server-watch.ts).
+ * exists (server-watch.ts), its chunker warmed for the index's languages.
  */
 export function openMcpWorkspace(
   served: { root: string; indexPath: string },
@@ -69,6 +69,12 @@ export function openMcpWorkspace(
   io: CliIO,
 ): Promise<LocalWorkspace> {
   const vectors = !options.keywordOnly;
+  const jobs = createLocalIndexJobs({
+    root: served.root,
+    indexPath: served.indexPath,
+    ...(vectors ? { embedderFactory: () => createEmbedderFromEnv(io.env) } : {}),
+    ...(options.watch ? { keepEmbedderMs: WATCH_KEEP_EMBEDDER_MS } : {}),
+  });
   return openLocalWorkspace({
     ...served,
     open: () =>
@@ -78,19 +84,19 @@ export function openMcpWorkspace(
         embedder: options.keywordOnly ? null : undefined,
         preloadModel: true,
       }),
-    jobs: createLocalIndexJobs({
-      root: served.root,
-      indexPath: served.indexPath,
-      ...(vectors ? { embedderFactory: () => createEmbedderFromEnv(io.env) } : {}),
-      ...(options.watch ? { keepEmbedderMs: WATCH_KEEP_EMBEDDER_MS } : {}),
-    }),
+    jobs,
     vectors,
     embedder: vectors ? embedderNameFromEnv(io.env) : null,
     log: options.log,
     ...(options.watch
       ? {
           watch: (reindex: (files: string[] | null) => Promise<IndexJobStatus>) =>
-            watchForServer({ ...served, run: reindex, log: options.log }),
+            watchForServer({
+              ...served,
+              run: reindex,
+              log: options.log,
+              warm: () => jobs.warm(),
+            }),
         }
       : {}),
   });

@@ -16,6 +16,12 @@ export function watchForServer(options: {
   /** One job for these changed files (null: the whole tree). */
   run: (files: string[] | null) => Promise<IndexJobStatus>;
   log: (line: string) => void;
+  /**
+   * Gets the jobs ready for the first change (the chunker's grammars, see
+   * LocalIndexJobs.warm); run in the background once the watch is up, so
+   * neither the server's start nor its first requests wait for it.
+   */
+  warm?: () => Promise<string[]>;
 }): Promise<IndexWatcher> {
   const { log } = options;
   return watchIndex({
@@ -37,6 +43,17 @@ export function watchForServer(options: {
     onError: (err) => log(`file watcher: ${errorMessage(err)}`),
   }).then((watcher) => {
     log(`watching ${options.root} for changes`);
+    const warm = options.warm;
+    if (warm) {
+      const t0 = performance.now();
+      setImmediate(() => {
+        void warm().then((languages) => {
+          if (languages.length === 0) return;
+          const ms = Math.round(performance.now() - t0);
+          log(`ready for edits: ${languages.join(', ')} chunking warmed in ${ms} ms`);
+        });
+      }).unref();
+    }
     return watcher;
   });
 }

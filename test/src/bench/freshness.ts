@@ -4,6 +4,7 @@
  *
  *   node test/dist/bench/freshness.js                     # 5,000 files, keyword-only index
  *   node test/dist/bench/freshness.js --files 1000 --vectors
+ *   node test/dist/bench/freshness.js --server mcp        # the watch inside `codesift mcp`
  *
  * The watch is the real CLI in a child process over a synthetic repository
  * (test/src/support/tree.ts) whose index is built first. Edit latency: this
@@ -13,16 +14,20 @@
  * Idle CPU: the watch process's user + system CPU time (/proc, Linux only)
  * over a quiet window, as a share of one core. `npm run bench` runs it too.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openLocalEngine } from '@codesift/search';
-import { startCli } from '../support/cli.js';
+import { cliBin, startCli } from '../support/cli.js';
+
+/** The process that watches: `codesift watch`, or the watch `codesift mcp` runs beside its server. */
+export type WatchingServer = 'watch' | 'mcp';
 
 export interface FreshnessResult {
   files: number;
   vectors: boolean;
+  server: WatchingServer;
   edits: number;
   /** Milliseconds from a saved edit to a search that finds it. */
   latencyMs: { p50: number; max: number; all: number[] };
@@ -44,19 +49,50 @@ export async function measureFreshness(options: {
   files: number;
   edits?: number;
   idleSeconds?: number;
+  server?: WatchingServer;
 }): Promise<FreshnessResult> {
   const edits = options.edits ?? 10;
   const idleSeconds = options.idleSeconds ?? 10;
-  const args = ['watch', '--json', '--index', options.indexPath, options.root];
-  if (!options.vectors) args.push('--no-vectors');
-  const child = startCli(args, { cwd: options.root });
+  const server = options.server ?? 'watch';
+  const child =
+    server === 'watch'
+      ? startCli(
+          [
+            'watch',
+            '--json',
+            '--index',
+            options.indexPath,
+            options.root,
+            ...(options.vectors ? [] : ['--no-vectors']),
+          ],
+          { cwd: options.root },
+        )
+      : // stdin stays open: an MCP server over stdio ends when its client closes it.
+        spawn(
+          process.execPath,
+          [
+            cliBin,
+            'mcp',
+            '--index',
+            options.indexPath,
+            '--root',
+            options.root,
+            ...(options.vectors ? [] : ['--keyword-only']),
+          ],
+          { cwd: options.root, env: { ...process.env, NO_COLOR: '1' }, stdio: 'pipe' },
+        );
   let err = '';
+  const events: Record<string, unknown>[] = [];
   child.stderr?.on('data', (d) => {
     err += d;
+    // codesift mcp says on stderr when its watch is ready, with no file count.
+    if (server === 'mcp' && /codesift mcp: watching /.test(String(d))) {
+      events.push({ event: 'watching' });
+    }
   });
-  const events: Record<string, unknown>[] = [];
   let buf = '';
   child.stdout?.on('data', (d) => {
+    if (server === 'mcp') return; // the protocol channel, not events
     buf += d;
     for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
       events.push(JSON.parse(buf.slice(0, nl)));
@@ -114,6 +150,7 @@ export async function measureFreshness(options: {
     return {
       files: options.files,
       vectors: options.vectors,
+      server,
       edits: latencies.length,
       latencyMs: {
         p50: sorted[Math.floor(sorted.length / 2)]!,
@@ -174,9 +211,13 @@ async function main(): Promise<void> {
       vectors: { type: 'boolean', default: false },
       edits: { type: 'string', default: '10' },
       idle: { type: 'string', default: '10' },
+      server: { type: 'string', default: 'watch' },
     },
   });
   const files = Number(values.files);
+  if (values.server !== 'watch' && values.server !== 'mcp') {
+    throw new Error(`--server must be watch or mcp, got ${values.server}`);
+  }
   const work = mkdtempSync(path.join(tmpdir(), 'codesift-bench-fresh-'));
   try {
     const root = path.join(work, 'repo');
@@ -197,6 +238,7 @@ async function main(): Promise<void> {
       files,
       edits: Number(values.edits),
       idleSeconds: Number(values.idle),
+      server: values.server,
     });
     process.stderr.write(
       `machine: ${cpus().length} cores (${cpus()[0]?.model}), Node ${process.versions.node}\n`,

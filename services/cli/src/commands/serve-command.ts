@@ -208,6 +208,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
           root,
           indexPath,
           log: (line) => io.stderr.write(`codesift serve: ${line}\n`),
+          warm: () => indexJobs.warm(),
           // A keyword-only index stays keyword-only: no model loads for a saved file.
           run: (files) =>
             runJob(indexJobs, { vectors: embedder !== null, ...(files ? { paths: files } : {}) }),

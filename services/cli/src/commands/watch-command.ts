@@ -8,6 +8,7 @@ import {
   indexRepository,
   type WatchBatch,
   type WatchChange,
+  warmChunker,
   watchIndex,
 } from '@codesift/pipeline';
 import { HELP_OPTION, type OptionSpecs, optionHelp, parseCommandLine } from '../command-line.js';
@@ -125,6 +126,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     },
     onError: (err) => log.error(watcherErrorText(err)),
   });
+  // The grammars load on first use: warmed now, in the background, for the
+  // index's languages, so the first saved file does not wait for them.
+  void warmChunker(chunker, root, indexPath);
   try {
     const signal = await untilStopSignal();
     log.stopping(signal);
