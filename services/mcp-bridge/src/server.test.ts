@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { CodesiftError } from '@codesift/core';
+import type { SearchResponse } from '@codesift/search';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -181,6 +182,27 @@ describe('mcp tools over an in-memory client', () => {
     assert.deepEqual((r.structuredContent as { results: unknown[] }).results, []);
     const filtered = await conn.call('search_code', { query: 'x', path_include: ['lib/**'] });
     assert.match(text(filtered), /removing the language or path filters/);
+  });
+
+  test('search_code says when matches were refused for lack of evidence', async () => {
+    engine.results = [];
+    // Only the part the tool reads; the engine's own tests cover the whole plan.
+    engine.plan = {
+      evidence: {
+        enabled: true,
+        ownTerms: ['frobnicatewidget'],
+        outcome: { kind: 'none', similarity: null, floor: null },
+      },
+    } as unknown as SearchResponse['plan'];
+    try {
+      const r = await conn.call('search_code', { query: 'FrobnicateWidget' });
+      assert.match(
+        text(r),
+        /No results for "FrobnicateWidget"\.\nNone of its own words or identifiers is in the index; matches of identifier parts or synonyms alone do not count\.\nTry other words/,
+      );
+    } finally {
+      engine.plan = undefined;
+    }
   });
 
   test('search_code reports degraded backends', async () => {

@@ -18,6 +18,8 @@ export class FakeEngine implements SearchEngine {
   symbols: SymbolInfo[] = [];
   vocab: { name: string; count: number }[] = [];
   degraded: string[] = [];
+  /** The plan search answers with; none unless a test sets one. */
+  plan: SearchResponse['plan'];
   fail: Partial<Record<keyof SearchEngine, unknown>> = {};
   closed = false;
 
@@ -48,6 +50,7 @@ export class FakeEngine implements SearchEngine {
       timings: { total: 1 },
       degraded: this.degraded,
       totalChunks: 42,
+      ...(this.plan ? { plan: this.plan } : {}),
     };
   }
 

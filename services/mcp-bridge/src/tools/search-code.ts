@@ -195,6 +195,13 @@ function formatSearch(response: SearchResponse, args: SearchCodeArgs): string {
   const out: string[] = [];
   if (response.results.length === 0) {
     out.push(`No results for ${q}.`);
+    // Matches were found and refused (the minimum-evidence rule): an agent should
+    // not retry with the same made-up name, nor take a near miss for the answer.
+    if (response.plan?.evidence?.outcome?.kind === 'none') {
+      out.push(
+        'None of its own words or identifiers is in the index; matches of identifier parts or synonyms alone do not count.',
+      );
+    }
     out.push(
       filtered
         ? 'Try removing the language or path filters, or use other words.'
