@@ -124,7 +124,10 @@ Searches the local index with hybrid keyword (BM25) + semantic (vector)
 retrieval. The query can be words ("where are edges inserted"), an
 identifier (OllamaEmbedder), or pasted text such as a stack trace or a bug
 report (use - and a pipe for long text). Finding nothing is not an error:
-it prints "no results for ..." and exits 0.
+it prints "no results for ..." and exits 0. A query none of whose own words
+or identifiers is in the index finds nothing, and says so, rather than what
+its identifier parts or synonyms match (with vectors: unless a hit is closer
+than text without meaning gets in this index).
 
 Options:
 ${optionHelp(OPTIONS)}
