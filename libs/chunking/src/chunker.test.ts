@@ -64,7 +64,7 @@ test('supports exactly the tree-sitter languages', () => {
     'typescript',
     'yaml',
   ]);
-  // Swift: no grammar package ships a .wasm.
+  // Swift: no grammar package ships a .wasm; the brace recognizer reads it (languages/swift.test.ts).
   for (const lang of ['markdown', 'text', 'ini', 'swift', '', 'constructor', '__proto__']) {
     assert.equal(chunker.supports(lang), false, lang);
   }

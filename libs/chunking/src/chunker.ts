@@ -1,12 +1,13 @@
 import { type Chunk, chunkId, type SymbolInfo, symbolId } from '@codesift/core';
 import { type Node, Parser, type Tree } from 'web-tree-sitter';
+import { recognizeDeclarations } from './braces/recognizer.js';
 import {
   type Grammar,
   GrammarCache,
   type GrammarCacheOptions,
   initTreeSitter,
 } from './grammars.js';
-import { languageSpec, withoutGrammar } from './languages/index.js';
+import { braceLanguage, languageSpec, withoutGrammar } from './languages/index.js';
 import { SourceLines } from './lines.js';
 import { findHeadings, markdownPieces } from './markdown.js';
 import type { Limits, Piece } from './pieces.js';
@@ -47,6 +48,12 @@ export interface ChunkResult {
    * usable grammar at all (WITHOUT_GRAMMAR). Says why, for the index summary.
    */
   noAst?: string;
+  /**
+   * Set when the file's language has no grammar and its chunks and symbols
+   * come from the brace recognizer (keywords and braces, no syntax tree):
+   * says so and why, for the index summary.
+   */
+  structural?: string;
 }
 
 export interface Chunker {
@@ -177,6 +184,15 @@ class TreeSitterChunker implements Chunker {
     }
 
     if (!this.supports(language)) {
+      const braces = braceLanguage(language);
+      if (braces) {
+        const defs = recognizeDeclarations(lines.text, braces);
+        return {
+          chunks: toChunks(layoutDefs(defs, lines, this.limits), lines, path, language),
+          symbols: toSymbols(defs, path, language),
+          structural: `${STRUCTURAL_NOTE}: ${braces.reason}`,
+        };
+      }
       const why = withoutGrammar(language);
       return why === undefined ? windows() : { ...windows(), noAst: why };
     }
@@ -245,6 +261,10 @@ function looksMinified(lines: SourceLines, limits: Limits): boolean {
   const { longest, charsInLong } = lines.longLines(limits.maxChunkChars);
   return longest > 2 * limits.maxChunkChars && charsInLong > 0.8 * lines.text.length;
 }
+
+/** What a file chunked by the brace recognizer is told, before why it has no grammar. */
+export const STRUCTURAL_NOTE =
+  'chunked by the brace recognizer (declarations by keyword, bodies by brace matching, no syntax tree)';
 
 const NON_BLANK = /\S/;
 

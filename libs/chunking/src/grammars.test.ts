@@ -86,17 +86,28 @@ test('a grammar that fails to load is warned once, with its language and reason,
   );
 });
 
-test('a language without a usable grammar says why on every file; a language with none expected says nothing', async () => {
+test('a language without a grammar is chunked by the brace recognizer and says so on every file; a language with none expected says nothing', async () => {
   const chunker = await createChunker();
   const swift = chunker.chunkFile({
     path: 'Sources/App/Greeter.swift',
     language: 'swift',
     text: 'struct Greeter {\n  func hello() -> String { "hi" }\n}\n',
   });
-  assert.match(swift.noAst ?? '', /Swift \.wasm/);
-  assert.ok(swift.chunks.every((c) => c.kind === 'window'));
+  assert.equal(swift.noAst, undefined);
+  assert.match(swift.structural ?? '', /^chunked by the brace recognizer .*Swift \.wasm/);
+  assert.deepEqual(
+    swift.symbols.map((s) => `${s.kind}:${s.qualifiedName}`),
+    ['struct:Greeter', 'method:Greeter.hello'],
+  );
   const txt = chunker.chunkFile({ path: 'notes.txt', language: 'text', text: 'plain words\n' });
   assert.equal(txt.noAst, undefined);
+  assert.equal(txt.structural, undefined);
+  const py = chunker.chunkFile({
+    path: 'a.py',
+    language: 'python',
+    text: 'def f():\n    return 1\n',
+  });
+  assert.equal(py.structural, undefined);
 });
 
 test('warm loads a grammar ahead of its first file, once, and only for a known language', async () => {

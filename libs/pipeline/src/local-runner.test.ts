@@ -96,7 +96,7 @@ describe('indexRepository (real scanner, chunker and SQLite store)', () => {
   });
   after(() => rmSync(work, { recursive: true, force: true }));
 
-  test('files left without AST chunks are counted by language, with why, in the summary', async () => {
+  test('files left without AST chunks, and files chunked by the brace recognizer, are counted by language, with why, in the summary', async () => {
     const root = path.join(work, 'no-ast');
     writeTree(root, {
       'src/util.py': 'def add(a, b):\n    return a + b\n',
@@ -113,15 +113,18 @@ describe('indexRepository (real scanner, chunker and SQLite store)', () => {
     });
     const summary = await indexRepository({ root, vectors: false, chunker });
     assert.equal(warnings.length, 1, warnings.join('\n'));
-    assert.deepEqual(Object.keys(summary.noAst ?? {}), ['python', 'swift']);
+    assert.deepEqual(Object.keys(summary.noAst ?? {}), ['python']);
     assert.equal(summary.noAst?.python?.files, 2);
     assert.deepEqual(summary.noAst?.python?.paths, ['src/other.py', 'src/util.py']);
     assert.match(
       summary.noAst?.python?.reason ?? '',
       /python grammar .* failed to load: .*missing\.wasm/,
     );
-    assert.equal(summary.noAst?.swift?.files, 1);
-    assert.match(summary.noAst?.swift?.reason ?? '', /Swift \.wasm/);
+    // Swift has no grammar either, but the brace recognizer chunks it, and says so.
+    assert.deepEqual(Object.keys(summary.structural ?? {}), ['swift']);
+    assert.equal(summary.structural?.swift?.files, 1);
+    assert.deepEqual(summary.structural?.swift?.paths, ['Sources/Greeter.swift']);
+    assert.match(summary.structural?.swift?.reason ?? '', /brace recognizer.*Swift \.wasm/);
     // Still indexed, as line windows; Go kept its grammar.
     assert.equal(summary.filesIndexed, 4);
     assert.equal(summary.failures.length, 0);

@@ -38,7 +38,7 @@ import { planIndex } from './plan.js';
 import { type PreparedFile, prepareFile } from './prepare-file.js';
 import type { IndexProgress, IndexSummary } from './progress.js';
 import { ProgressTracker } from './progress-tracker.js';
-import { NoAstFiles, SkippedPaths } from './skipped-paths.js';
+import { FilesByLanguage, SkippedPaths } from './skipped-paths.js';
 
 export interface IndexOptions {
   root: string;
@@ -182,7 +182,8 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
     index.setRoot(root);
     const skipped: Partial<Record<SkipReason, number>> = { ...scanned.skipped };
     const skippedPaths = new SkippedPaths(scanned.skippedFiles);
-    const noAst = new NoAstFiles();
+    const noAst = new FilesByLanguage();
+    const structural = new FilesByLanguage();
     const secretsRedacted: Record<string, number> = {};
     const failures: IndexSummary['failures'] = [];
 
@@ -289,6 +290,9 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
         done();
       } else if (batcher) {
         if (prepared.noAst !== undefined) noAst.add(file.path, file.language, prepared.noAst);
+        if (prepared.structural !== undefined) {
+          structural.add(file.path, file.language, prepared.structural);
+        }
         addRedactionCounts(secretsRedacted, staged.secretsRedacted);
         tally.add(prepared.contexts);
         const item = { commit: prepared.commit, isNew: !previous };
@@ -296,6 +300,9 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
         drainReady();
       } else {
         if (prepared.noAst !== undefined) noAst.add(file.path, file.language, prepared.noAst);
+        if (prepared.structural !== undefined) {
+          structural.add(file.path, file.language, prepared.structural);
+        }
         addRedactionCounts(secretsRedacted, staged.secretsRedacted);
         tally.add(prepared.contexts);
         accept(prepared.commit, !previous);
@@ -328,6 +335,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
       skipped,
       skippedPaths: skippedPaths.toJSON(),
       noAst: noAst.toJSON(),
+      structural: structural.toJSON(),
       secretsRedacted,
       chunks: writer.chunks,
       symbols: writer.symbols,

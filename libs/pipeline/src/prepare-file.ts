@@ -8,7 +8,13 @@ export type PreparedFile =
   /** Touched but identical: only its new stat is recorded. */
   | { kind: 'touch'; record: FileRecord }
   /** Chunked and contextualized; `vectors` is filled by the embedder, if any. */
-  | { kind: 'write'; commit: FileCommit; contexts: ChunkContext[]; noAst?: string }
+  | {
+      kind: 'write';
+      commit: FileCommit;
+      contexts: ChunkContext[];
+      noAst?: string;
+      structural?: string;
+    }
   | { kind: 'failed'; reason: string };
 
 /**
@@ -55,6 +61,7 @@ export async function prepareFile(
       commit: { record, chunks: result.chunks, vectors: null, symbols: result.symbols },
       contexts,
       ...(result.noAst === undefined ? {} : { noAst: result.noAst }),
+      ...(result.structural === undefined ? {} : { structural: result.structural }),
     };
   } catch (err) {
     return { kind: 'failed', reason: errorMessage(err) };

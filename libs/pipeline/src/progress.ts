@@ -49,7 +49,14 @@ export interface IndexSummary {
    * how many, why (the grammar failed to load, or no usable grammar exists)
    * and up to SKIPPED_PATHS_PER_REASON of their paths. Local runs only.
    */
-  noAst?: Record<string, NoAstLanguage>;
+  noAst?: Record<string, LanguageFiles>;
+  /**
+   * Files written this run whose language has no grammar and whose chunks and
+   * symbols came from the brace recognizer (declarations by keyword, bodies
+   * by brace matching, no syntax tree), by language: how many, what was done
+   * and why, and up to SKIPPED_PATHS_PER_REASON of their paths. Local runs only.
+   */
+  structural?: Record<string, LanguageFiles>;
   /**
    * Secrets replaced by a `[REDACTED:<rule>]` marker in the files written this
    * run, by rule id (`aws-access-key`, `private-key`, ...); never the secrets.
@@ -78,8 +85,8 @@ export interface IndexSummary {
   contextSources?: Pick<ContextSummary, 'sources' | 'fallbacks'>;
 }
 
-/** One language's files without AST chunks in a run (IndexSummary.noAst). */
-export interface NoAstLanguage {
+/** One language's files in a run's noAst or structural count. */
+export interface LanguageFiles {
   files: number;
   reason: string;
   paths: string[];

@@ -7,7 +7,7 @@
  */
 import type { SkipReason } from '@codesift/core';
 import type { SkippedFile } from '@codesift/scanner';
-import type { NoAstLanguage } from './progress.js';
+import type { LanguageFiles } from './progress.js';
 
 /** Paths listed per reason at most. */
 export const SKIPPED_PATHS_PER_REASON = 20;
@@ -40,9 +40,12 @@ export class SkippedPaths {
   }
 }
 
-/** The files of a run that got no AST chunks, by language (IndexSummary.noAst). */
-export class NoAstFiles {
-  private readonly byLanguage = new Map<string, NoAstLanguage>();
+/**
+ * Files of a run counted by language with why: those that got no AST chunks
+ * (IndexSummary.noAst), those chunked by the brace recognizer (structural).
+ */
+export class FilesByLanguage {
+  private readonly byLanguage = new Map<string, LanguageFiles>();
 
   add(path: string, language: string, reason: string): void {
     let entry = this.byLanguage.get(language);
@@ -55,8 +58,8 @@ export class NoAstFiles {
   }
 
   /** Languages in name order, paths sorted. */
-  toJSON(): Record<string, NoAstLanguage> {
-    const out: Record<string, NoAstLanguage> = {};
+  toJSON(): Record<string, LanguageFiles> {
+    const out: Record<string, LanguageFiles> = {};
     for (const language of [...this.byLanguage.keys()].sort()) {
       const e = this.byLanguage.get(language)!;
       out[language] = { files: e.files, reason: e.reason, paths: [...e.paths].sort() };

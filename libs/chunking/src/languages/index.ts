@@ -1,3 +1,4 @@
+import type { BraceLanguage } from '../braces/spec.js';
 import { c, cpp } from './c-family.js';
 import { csharp } from './csharp.js';
 import { hcl, json, toml, yaml } from './data.js';
@@ -13,6 +14,7 @@ import { rust } from './rust.js';
 import { scala } from './scala.js';
 import { shell } from './shell.js';
 import type { LanguageSpec } from './spec.js';
+import { swift } from './swift.js';
 
 export type { DefRule, LanguageSpec } from './spec.js';
 export { CONTAINER_KINDS, MEMBER_PARENT_KINDS } from './spec.js';
@@ -55,15 +57,32 @@ export function languageSpec(language: string): LanguageSpec | undefined {
 export const STRUCTURAL_LANGUAGES: readonly string[] = Object.keys(SPECS);
 
 /**
+ * Brace languages without a loadable grammar, read by the brace recognizer
+ * (braces/recognizer.ts) from their keywords, comment and string syntax:
+ * declarations, bodies, members and doc comments, but no syntax tree. Adding
+ * one is one table entry; each says why it has no grammar, and every file
+ * chunked this way says so (ChunkResult.structural, `codesift index --json`).
+ */
+const BRACE_LANGUAGES: Readonly<Record<string, BraceLanguage>> = {
+  swift,
+};
+
+/** The brace recognizer's table for a language without a grammar, or undefined. */
+export function braceLanguage(language: string): BraceLanguage | undefined {
+  return Object.hasOwn(BRACE_LANGUAGES, language) ? BRACE_LANGUAGES[language] : undefined;
+}
+
+export const RECOGNIZED_LANGUAGES: readonly string[] = Object.keys(BRACE_LANGUAGES);
+
+/**
  * Languages that are detected, indexed and searched but get line windows
  * instead of AST chunks, each with why. The reason is reported for every such
  * file (chunk results, `codesift index --json`), so the downgrade is never
- * silent; it is also README's language table's wording.
+ * silent. A brace language goes in BRACE_LANGUAGES instead, and gets chunks
+ * and symbols from its keywords. Empty: every detected code language has one
+ * or the other.
  */
-export const WITHOUT_GRAMMAR: Readonly<Record<string, string>> = {
-  swift:
-    'no npm package ships a tree-sitter Swift .wasm that web-tree-sitter 0.27 loads (tree-sitter-swift 0.7.1 and @vscode/tree-sitter-wasm 0.3.1 have none; the one in tree-sitter-wasms 0.1.13 predates the dylink section and is refused)',
-};
+export const WITHOUT_GRAMMAR: Readonly<Record<string, string>> = {};
 
 /** Why a language without a structural spec gets no AST chunks, when it is one that should. */
 export function withoutGrammar(language: string): string | undefined {

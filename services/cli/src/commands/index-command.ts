@@ -362,6 +362,10 @@ function printSummary(s: IndexSummary, io: CliIO, removed?: string): void {
         `  no AST  ${language}: ${formatCount(n.files)} files got line windows, no symbols (${n.reason})`,
       ),
     ),
+    // So are chunks and symbols that come from keywords and braces, not a syntax tree.
+    ...Object.entries(s.structural ?? {}).map(
+      ([language, n]) => `  braces  ${language}: ${formatCount(n.files)} files ${n.reason}`,
+    ),
     ...(redacted ? [`  secrets ${redacted} redacted`] : []),
     `  written ${formatCount(s.chunks)} chunks, ${formatCount(s.symbols)} symbols, ${formatCount(s.vectors)} vectors (${formatCount(s.chunksPerSecond)} chunks/s)`,
     `  index   ${formatCount(s.totals.files)} files, ${formatCount(s.totals.chunks)} chunks in ${s.indexPath}`,
