@@ -6,6 +6,7 @@ import {
   lookupNames,
   preferBodies,
   preferByPath,
+  preferDeclarations,
   queryIdentifiers,
 } from './definitions.js';
 import { locationDefinitions } from './evidence.js';
@@ -77,6 +78,20 @@ describe('preferBodies', () => {
     assert.deepEqual(preferBodies([impl, other]), [impl, other]);
     const unknown: { path: string; signature?: string } = { path: 'x.c' };
     assert.deepEqual(preferBodies([unknown, proto]), [unknown]);
+  });
+});
+
+describe('preferDeclarations', () => {
+  const struct = { path: 'Sources/Parsing/SplitArguments.swift', kind: 'struct' };
+  const ext = { path: 'Sources/Parsing/CommandParser.swift', kind: 'impl' };
+  const ext2 = { path: 'Sources/Parsing/SplitArguments.swift', kind: 'impl' };
+  it('drops impl blocks and extensions when the name is declared', () => {
+    assert.deepEqual(preferDeclarations([ext, struct, ext2]), [struct]);
+  });
+  it('keeps them when nothing declares the name here (an extension of a library type)', () => {
+    assert.deepEqual(preferDeclarations([ext, ext2]), [ext, ext2]);
+    const unknown: { path: string; kind?: string } = { path: 'x.rs' };
+    assert.deepEqual(preferDeclarations([unknown, ext]), [unknown]);
   });
 });
 

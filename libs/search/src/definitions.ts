@@ -115,6 +115,17 @@ export function preferBodies<T extends { signature?: string }>(defs: readonly T[
   return bodied.length > 0 && bodied.length < defs.length ? bodied : [...defs];
 }
 
+/**
+ * Among several definitions of one name, the declarations when any: an
+ * `impl` block (Rust) or an extension (Swift) adds to a type declared
+ * elsewhere and carries its name, but `SplitArguments` asks for the struct,
+ * not for the five files that extend it.
+ */
+export function preferDeclarations<T extends { kind?: string }>(defs: readonly T[]): T[] {
+  const declared = defs.filter((d) => d.kind !== 'impl');
+  return declared.length > 0 && declared.length < defs.length ? declared : [...defs];
+}
+
 /** A query's words for path evidence: lower case, 2+ letters or digits, each once. */
 export function definitionPathWords(query: string): string[] {
   return [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? [])];
@@ -166,6 +177,8 @@ export interface Definition {
   startLine: number;
   /** The symbol's signature; one ending in `;` was declared without a body. */
   signature?: string;
+  /** The symbol's kind; an `impl` adds to a type declared elsewhere. */
+  kind?: string;
 }
 
 export interface ChunkRange {

@@ -14,6 +14,7 @@ import {
   lookupNames,
   preferBodies,
   preferByPath,
+  preferDeclarations,
 } from './definitions.js';
 import type { QueryPlan } from './planning/types.js';
 import type { BoostEvidence, Fused } from './ranking.js';
@@ -84,7 +85,9 @@ export async function gatherEvidence(
  * Where the symbols the query names (exactly, case-insensitively) are
  * defined: each identifier by its first lookup name that has a definition
  * (definitions.ts lookupNames), several definitions narrowed to those with
- * a body (preferBodies), then by the query's path evidence (preferByPath).
+ * a body (preferBodies), to declarations over the impl blocks and
+ * extensions that add to them (preferDeclarations), then by the query's path
+ * evidence (preferByPath).
  */
 async function lookupDefinitions(
   index: SearchIndex,
@@ -104,11 +107,16 @@ async function lookupDefinitions(
       const found: Definition[] = [];
       for (const s of await index.symbols.lookup(needle, { limit: 20 })) {
         if (s.name.toLowerCase() === needle || s.qualifiedName.toLowerCase() === needle) {
-          found.push({ path: s.path, startLine: s.startLine, signature: s.signature });
+          found.push({
+            path: s.path,
+            startLine: s.startLine,
+            signature: s.signature,
+            kind: s.kind,
+          });
         }
       }
       if (found.length === 0) continue;
-      defs.push(...preferByPath(preferBodies(found), pathWords));
+      defs.push(...preferByPath(preferDeclarations(preferBodies(found)), pathWords));
       break;
     }
   }
