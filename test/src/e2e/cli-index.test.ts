@@ -42,6 +42,35 @@ describe('codesift index (CLI, end to end)', () => {
     assert.equal(again.filesUnchanged, 3);
   });
 
+  test('Swift files say they were chunked by the brace recognizer, in the summary and in --json', async () => {
+    const root = path.join(work, 'swift');
+    writeTree(root, {
+      'Sources/Till/Basket.swift':
+        'public struct Basket {\n    var goods: [Double] = []\n\n    public func subtotal() -> Double {\n        goods.reduce(0, +)\n    }\n}\n',
+    });
+    const text = await runCli([
+      'index',
+      root,
+      '--no-vectors',
+      '--index',
+      path.join(root, 'text.db'),
+    ]);
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(
+      text.stdout + text.stderr,
+      /braces {2}swift: 1 files chunked by the brace recognizer .*Swift \.wasm/,
+    );
+    assert.doesNotMatch(text.stdout + text.stderr, /no AST/);
+    const r = await runCli(['index', root, '--json', '--no-vectors']);
+    assert.equal(r.code, 0, r.stderr);
+    const s = JSON.parse(r.stdout);
+    assert.deepEqual(s.noAst, {});
+    assert.equal(s.structural.swift.files, 1);
+    assert.deepEqual(s.structural.swift.paths, ['Sources/Till/Basket.swift']);
+    // struct Basket, field Basket.goods, method Basket.subtotal.
+    assert.equal(s.symbols, 3);
+  });
+
   test('bad input is skipped by reason and loses nothing else', async () => {
     const root = path.join(work, 'hostile');
     writeTree(root, {
