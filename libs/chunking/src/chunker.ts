@@ -1,4 +1,4 @@
-import { type Chunk, chunkId, type SymbolInfo, symbolId } from '@codesift/core';
+import { type Chunk, chunkId, errorMessage, type SymbolInfo, symbolId } from '@codesift/core';
 import { type Node, Parser, type Tree } from 'web-tree-sitter';
 import { recognizeDeclarations } from './braces/recognizer.js';
 import {
@@ -186,7 +186,13 @@ class TreeSitterChunker implements Chunker {
     if (!this.supports(language)) {
       const braces = braceLanguage(language);
       if (braces) {
-        const defs = recognizeDeclarations(lines.text, braces);
+        let defs: DefNode[];
+        try {
+          defs = recognizeDeclarations(lines.text, braces);
+        } catch (err) {
+          // Never a silent downgrade: the file says it got windows, and why.
+          return { ...windows(), noAst: `the brace recognizer failed: ${errorMessage(err)}` };
+        }
         return {
           chunks: toChunks(layoutDefs(defs, lines, this.limits), lines, path, language),
           symbols: toSymbols(defs, path, language),

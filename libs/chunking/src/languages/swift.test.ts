@@ -196,3 +196,12 @@ test('swift: an oversized type is chunked along its members, each with its own s
   assert.equal(quoted?.doc, 'Every name, quoted.');
   assert.match(quoted?.signature ?? '', /^public override func quoted\(/);
 });
+
+test('swift: a file the recognizer cannot read gets line windows and says why', () => {
+  // Interpolations nested past the call stack's depth, on short lines (not minified).
+  const text = `let s = ${'"\\(\n'.repeat(100_000)}`;
+  const r = chunker.chunkFile({ path: 'Deep.swift', language: 'swift', text });
+  assert.match(r.noAst ?? '', /^the brace recognizer failed: /);
+  assert.equal(r.structural, undefined);
+  assert.ok(r.chunks.length > 0 && r.chunks.every((c) => c.kind === 'window'));
+});
