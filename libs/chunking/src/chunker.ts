@@ -44,8 +44,9 @@ export interface ChunkResult {
   symbols: SymbolInfo[];
   /**
    * Set when the file's language should have AST chunks but got line windows
-   * (kind 'window', no symbols): its grammar failed to load, or it has no
-   * usable grammar at all (WITHOUT_GRAMMAR). Says why, for the index summary.
+   * (kind 'window', no symbols): its grammar failed to load, it has no
+   * usable grammar at all (WITHOUT_GRAMMAR), or the brace recognizer that
+   * stands in for one failed on it. Says why, for the index summary.
    */
   noAst?: string;
   /**
@@ -269,7 +270,7 @@ function looksMinified(lines: SourceLines, limits: Limits): boolean {
 }
 
 /** What a file chunked by the brace recognizer is told, before why it has no grammar. */
-export const STRUCTURAL_NOTE =
+const STRUCTURAL_NOTE =
   'chunked by the brace recognizer (declarations by keyword, bodies by brace matching, no syntax tree)';
 
 const NON_BLANK = /\S/;

@@ -72,8 +72,6 @@ export function braceLanguage(language: string): BraceLanguage | undefined {
   return Object.hasOwn(BRACE_LANGUAGES, language) ? BRACE_LANGUAGES[language] : undefined;
 }
 
-export const RECOGNIZED_LANGUAGES: readonly string[] = Object.keys(BRACE_LANGUAGES);
-
 /**
  * Languages that are detected, indexed and searched but get line windows
  * instead of AST chunks, each with why. The reason is reported for every such
