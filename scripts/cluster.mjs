@@ -184,9 +184,28 @@ function natsCredentials() {
   }
   const user = envVar('NATS_USER');
   const password = envVar('NATS_PASSWORD');
-  if (user && password) return { user, password };
-  if (user || password) usage('NATS_USER and NATS_PASSWORD go together (or set neither)');
-  return { user: 'codesift', password: randomBytes(24).toString('hex') };
+  if (user || password) {
+    if (!(user && password)) usage('NATS_USER and NATS_PASSWORD go together (or set neither)');
+    for (const [name, value] of [
+      ['NATS_USER', user],
+      ['NATS_PASSWORD', password],
+    ]) {
+      if (!natsConfigString(value)) {
+        usage(
+          `${name} must start with a letter and hold only letters, digits and . _ ~ - (and not be true/false/yes/no/on/off): nats-auth.conf reads it as a config value, so one like 8e1f... is a number and the server refuses to start`,
+        );
+      }
+    }
+    return { user, password };
+  }
+  // A letter first: hex alone can begin like a number (`1e5...`), which nats-server's
+  // config parser reads as one.
+  return { user: 'codesift', password: `k${randomBytes(24).toString('hex')}` };
+}
+
+/** True for a value nats-server's config parser reads back as this very string. */
+function natsConfigString(value) {
+  return /^[A-Za-z][A-Za-z0-9._~-]*$/.test(value) && !/^(true|false|yes|no|on|off)$/i.test(value);
 }
 
 function natsClientEnv() {

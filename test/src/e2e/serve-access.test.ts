@@ -262,7 +262,9 @@ describe('npm run cluster: a token unless --insecure-no-auth', () => {
         const envFile = path.join(dir, 'generated', 'nats.env');
         assert.equal(statSync(envFile).mode & 0o777, 0o600, 'nats.env is for its owner alone');
         assert.equal(c.natsEnv.NATS_USER, 'codesift');
-        assert.match(String(c.natsEnv.NATS_PASSWORD), /^[0-9a-f]{48}$/);
+        // Hex after a letter: a password that began like a number (1e5...) would be
+        // parsed as one by nats-server's config and stop it from starting.
+        assert.match(String(c.natsEnv.NATS_PASSWORD), /^k[0-9a-f]{48}$/);
         assert.match(c.output(), /NATS credentials: .*nats\.env/);
         // Another local user, without the password: no way onto the bus.
         assert.match(await refused(c.natsUrl, {}), /authorization|authentication/i);
@@ -281,6 +283,25 @@ describe('npm run cluster: a token unless --insecure-no-auth', () => {
         c.proc.kill('SIGTERM');
         await c.exited;
       }
+      // A password nats-server's config would read as a number is refused up front.
+      const numeric = spawn(
+        process.execPath,
+        [
+          path.join(repoRoot, 'scripts', 'cluster.mjs'),
+          '--dir',
+          path.join(dir, 'numeric'),
+          '--insecure-no-auth',
+        ],
+        {
+          cwd: dir,
+          env: { ...process.env, NATS_USER: 'ops', NATS_PASSWORD: '1e5abc', CODESIFT_TOKEN: '' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      const refusedStart = await collect(numeric, 30_000);
+      assert.equal(refusedStart.code, 2, refusedStart.stderr);
+      assert.match(refusedStart.stderr, /NATS_PASSWORD must start with a letter/);
+      assert.doesNotMatch(refusedStart.stdout, /^up /m, 'nothing was started');
       // Credentials of the operator's choosing, from the environment.
       const chosen = { NATS_USER: 'ops', NATS_PASSWORD: 'chosen-password-0123456789' };
       const d = await startDevCluster({ dir: path.join(dir, 'chosen'), cwd: dir, env: chosen });
