@@ -224,6 +224,7 @@ function withRewriteTerms(plan: QueryPlan, terms: string[], focus: Focus | null)
       reason: `the model's focus (the query gave none)`,
       // Prose docs are demoted for implementation questions only (see planning/focus.ts).
       docMultiplier: focus === 'implementation' ? plan.focus.docMultiplier : 1,
+      docTreeMultiplier: focus === 'implementation' ? plan.focus.docTreeMultiplier : 1,
     },
   };
 }

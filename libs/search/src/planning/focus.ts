@@ -14,10 +14,21 @@
  * a question naming docs ("readme", "documentation", "changelog", ...)
  * or a test focus leaves them alone. Repository metadata (metadata.ts) is
  * demoted the same way, under the same switch, for any question that does
- * not name it.
+ * not name it. Changelogs and the code of documentation and example trees
+ * are documentation too (documentation.ts): a changelog is demoted for any
+ * question that does not name one; the trees' code is out of focus like a
+ * test (the out-of-focus multiplier) unless the question asks for docs or
+ * examples.
  */
 import { isTestPath } from '@codesift/analysis';
 import { type Focus, inferFocus, type ParsedQuery } from '@codesift/query';
+import {
+  asksForExamples,
+  CHANGELOG_MULTIPLIER,
+  inDocTree,
+  isChangelogPath,
+  namesChangelog,
+} from './documentation.js';
 import { isMetadataPath, METADATA_MULTIPLIER, namesMetadata } from './metadata.js';
 import type { QueryPlan } from './types.js';
 
@@ -89,17 +100,28 @@ export function planFocus(
     explicit === undefined ? inferFocus(parsed, { reports: settings.reports }) : null;
   const focus = explicit ?? inferred!.focus;
   let docMultiplier = 1;
+  let docTreeMultiplier = 1;
   let reason = inferred ? inferred.reason : `set by the request (${explicit})`;
   if (settings.scoring && focus === 'implementation' && settings.docMultiplier !== 1) {
     const docWord = asksForDocs(parsed);
+    const exampleWord = asksForExamples(parsed);
     if (docWord === null) docMultiplier = settings.docMultiplier;
     else reason += `; asks for docs ("${docWord}"), prose not demoted`;
+    // Example code calls the library the way tests do, so it is out of focus the same way.
+    if (docWord === null && exampleWord === null) docTreeMultiplier = settings.multiplier;
+    else if (exampleWord !== null) {
+      reason += `; asks for examples ("${exampleWord}"), doc and example trees not demoted`;
+    }
   }
   let metadataMultiplier = 1;
+  let changelogMultiplier = 1;
   if (settings.scoring && settings.docMultiplier !== 1) {
     const named = namesMetadata(parsed);
     if (named === null) metadataMultiplier = METADATA_MULTIPLIER;
     else reason += `; names repository metadata ("${named}"), not demoted`;
+    const changelog = namesChangelog(parsed);
+    if (changelog === null) changelogMultiplier = CHANGELOG_MULTIPLIER;
+    else reason += `; names a changelog ("${changelog}"), not demoted`;
   }
   return {
     focus,
@@ -109,8 +131,24 @@ export function planFocus(
     outOfFocusMultiplier: settings.multiplier,
     reports: settings.reports,
     docMultiplier,
+    docTreeMultiplier,
     metadataMultiplier,
+    changelogMultiplier,
   };
+}
+
+/**
+ * The documentation multiplier of one path. A changelog gets its own
+ * multiplier instead of the prose one, and the trees' multiplier is for
+ * their code only (prose there is prose), so no file is demoted twice for
+ * one reason; metadata (CONTRIBUTING.md) is also prose, as before.
+ */
+function documentationMultiplier(focus: QueryPlan['focus'], path: string): number {
+  const metadata = isMetadataPath(path) ? focus.metadataMultiplier : 1;
+  if (isChangelogPath(path)) return metadata * focus.changelogMultiplier;
+  if (isProsePath(path)) return metadata * focus.docMultiplier;
+  if (inDocTree(path)) return metadata * focus.docTreeMultiplier;
+  return metadata;
 }
 
 /** The multiplier for one result: 1 in focus (or with scoring off), the plan's multipliers out of it. */
@@ -119,9 +157,7 @@ export function focusMultiplier(
   path: string,
   language?: string,
 ): number {
-  const doc =
-    (focus.docMultiplier !== 1 && isProsePath(path) ? focus.docMultiplier : 1) *
-    (focus.metadataMultiplier !== 1 && isMetadataPath(path) ? focus.metadataMultiplier : 1);
+  const doc = documentationMultiplier(focus, path);
   if (!focus.scoring) return doc;
   const test = isTestPath(path, language);
   const inFocus = focus.focus === 'tests' ? test : !test;

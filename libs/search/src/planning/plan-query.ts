@@ -333,6 +333,10 @@ export function planQuery(
           ? ''
           : '; focus scoring off') +
       (focus.docMultiplier !== 1 ? `; prose docs x ${fmt(focus.docMultiplier)}` : '') +
+      (focus.docTreeMultiplier !== 1
+        ? `; code in doc and example trees x ${fmt(focus.docTreeMultiplier)}`
+        : '') +
+      (focus.changelogMultiplier !== 1 ? `; changelogs x ${fmt(focus.changelogMultiplier)}` : '') +
       (focus.metadataMultiplier !== 1
         ? `; repository metadata x ${fmt(focus.metadataMultiplier)}`
         : ''),

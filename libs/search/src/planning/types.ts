@@ -261,6 +261,17 @@ export interface QueryPlan {
      * not name it; 1 = off.
      */
     metadataMultiplier: number;
+    /**
+     * Multiplies the score of a changelog (CHANGELOG.md, History.md, NEWS)
+     * for a question that does not name one, instead of docMultiplier; 1 = off.
+     */
+    changelogMultiplier: number;
+    /**
+     * Multiplies the score of code in documentation and example trees
+     * (docs/, examples/) for an implementation question that asks for
+     * neither docs nor examples: the out-of-focus multiplier; 1 = off.
+     */
+    docTreeMultiplier: number;
   };
   /** Collapsing to files: a file's score from its best chunk, or best plus a decayed share of the next. */
   files: {

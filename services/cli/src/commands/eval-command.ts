@@ -110,7 +110,7 @@ const SWITCH_OPTIONS = {
   'no-report-focus': { type: 'boolean', help: 'focus inference also reads pasted material' },
   'no-doc-demotion': {
     type: 'boolean',
-    help: 'prose docs (implementation questions) and repository metadata not demoted',
+    help: 'prose docs and doc/example trees (implementation questions), repository metadata and changelogs not demoted',
   },
   'no-boilerplate': {
     type: 'boolean',

@@ -1,0 +1,125 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { DEFAULT_SYNONYMS, parseQuery } from '@codesift/query';
+import { CHANGELOG_MULTIPLIER, inDocTree, isChangelogPath } from './documentation.js';
+import { focusMultiplier, planFocus } from './focus.js';
+import { DEFAULT_PLANNER_CONFIG, NO_PLANNING, planQuery } from './plan-query.js';
+import { rescore } from './rescore.js';
+import type { PlanOptions } from './types.js';
+
+const SETTINGS = { scoring: true, multiplier: 0.5, reports: true, docMultiplier: 0.7 };
+const CONFIG = { ...DEFAULT_PLANNER_CONFIG, synonyms: DEFAULT_SYNONYMS };
+const planFor = (q: string, o: PlanOptions = {}) => planQuery(parseQuery(q), o, CONFIG);
+const focusFor = (q: string) => planFocus(parseQuery(q), undefined, SETTINGS);
+
+function assertSplits(is: (path: string) => boolean, yes: string[], no: string[]): void {
+  for (const p of yes) assert.ok(is(p), p);
+  for (const p of no) assert.ok(!is(p), p);
+}
+
+describe('changelogs and documentation trees', () => {
+  it('recognises changelogs by name, in the formats they are written in', () => {
+    assertSplits(
+      isChangelogPath,
+      [
+        'CHANGELOG.md',
+        'History.md',
+        'CHANGES.rst',
+        'NEWS',
+        'doc/whats-new.rst',
+        'packages/core/changelog.txt',
+        'RELEASE_NOTES.md',
+      ],
+      // Code about history or changes is code.
+      ['lib/history.js', 'src/changes.py', 'CHANGELOG.go', 'docs/guide.md'],
+    );
+  });
+
+  it('recognises documentation and example trees at any depth', () => {
+    assertSplits(
+      inDocTree,
+      [
+        'docs/conf.py',
+        'doc/_docstrings/plot.ipynb',
+        'examples/upload/app.js',
+        '_examples/rest/main.go',
+        'packages/ui/demo/index.ts',
+      ],
+      ['src/docstring.py', 'lib/example_parser.rb', 'mux.go', 'src/sample.ts'],
+    );
+  });
+
+  it('an implementation question demotes changelogs and the trees, each once', () => {
+    const f = focusFor('cascade the not found handler through mounted routers');
+    assert.equal(f.changelogMultiplier, CHANGELOG_MULTIPLIER);
+    assert.equal(f.docTreeMultiplier, 0.5, 'the out-of-focus multiplier, as for tests');
+    assert.equal(
+      focusMultiplier(f, 'CHANGELOG.md'),
+      CHANGELOG_MULTIPLIER,
+      'not also x0.7 as prose',
+    );
+    assert.equal(focusMultiplier(f, '_examples/rest/main.go'), 0.5);
+    assert.equal(focusMultiplier(f, 'docs/guide.html'), 0.5);
+    assert.equal(focusMultiplier(f, 'docs/guide.md'), 0.7, 'prose in a tree is prose, once');
+    assert.equal(focusMultiplier(f, 'mux.go'), 1);
+    assert.equal(focusMultiplier(f, 'examples/app_test.go'), 0.25, 'a test of an example: both');
+  });
+
+  it('a question naming a changelog, docs or examples keeps them', () => {
+    const named = focusFor('add the 2.1 entry to the changelog');
+    assert.equal(named.changelogMultiplier, 1);
+    assert.match(named.reason, /names a changelog \("changelog"\)/);
+    assert.equal(focusFor('typo in CHANGES.rst').changelogMultiplier, 1);
+    assert.equal(
+      focusFor('minor changes to the history view').changelogMultiplier,
+      CHANGELOG_MULTIPLIER,
+    );
+
+    const example = focusFor('make the upload example more readable');
+    assert.equal(example.docTreeMultiplier, 1);
+    assert.equal(example.docMultiplier, 0.7, 'asking for examples is not asking for prose');
+    assert.match(example.reason, /asks for examples \("example"\)/);
+    assert.equal(focusMultiplier(example, 'examples/upload/app.js'), 1);
+
+    assert.equal(focusFor('the documentation build warns about conf').docTreeMultiplier, 1);
+  });
+
+  it('a question about tests leaves the trees alone but still demotes changelogs', () => {
+    const f = focusFor('the router tests fail on mounted paths');
+    assert.equal(f.focus, 'tests');
+    assert.equal(f.docTreeMultiplier, 1);
+    assert.equal(f.changelogMultiplier, CHANGELOG_MULTIPLIER);
+  });
+
+  it('is off with doc demotion and without planning, and the plan says why', () => {
+    const on = planFor('cascade the not found handler');
+    assert.match(on.reasons.join('\n'), /changelogs x 0\.2/);
+    assert.match(on.reasons.join('\n'), /code in doc and example trees x 0\.5/);
+    for (const off of [
+      planFor('cascade the not found handler', { docDemotion: false }),
+      planFor('cascade', NO_PLANNING),
+    ]) {
+      assert.equal(off.focus.changelogMultiplier, 1);
+      assert.equal(off.focus.docTreeMultiplier, 1);
+      assert.doesNotMatch(off.reasons.join('\n'), /changelogs x|doc and example trees x/);
+    }
+  });
+
+  it('the source file passes a changelog and an example that out-score it on keywords', () => {
+    const plan = planFor('cascade the not found handler through mounted routers');
+    const candidates = [
+      { id: 'log', path: 'CHANGELOG.md', fused: 1 },
+      { id: 'ex', path: '_examples/rest/main.go', fused: 0.9 },
+      { id: 'src', path: 'mux.go', fused: 0.5 },
+    ];
+    const out = rescore({ plan, candidates, definitions: new Set(), contents: new Map() });
+    assert.deepEqual(
+      out.map((r) => [r.id, r.focusMultiplier]),
+      [
+        ['src', 1],
+        ['ex', 0.5],
+        ['log', CHANGELOG_MULTIPLIER],
+      ],
+    );
+  });
+});

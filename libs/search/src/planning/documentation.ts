@@ -1,0 +1,131 @@
+/**
+ * Documentation that the prose rule (focus.ts, by extension) misses or
+ * under-weights, recognised by the layout conventions shared across
+ * ecosystems rather than by any one repository:
+ *
+ * - Changelogs (`CHANGELOG.md`, `History.md`, `CHANGES.rst`, `NEWS`,
+ *   `doc/whats-new.rst`): one line per past change, written in the words of
+ *   commit messages and issue titles, so nearly every question about a
+ *   behaviour matches some entry, and none holds the code. Measured on
+ *   git-history sets of three repositories the planner was never tuned on,
+ *   a changelog ranked above the first relevant file in 10 to 21 queries of
+ *   80 per set (docs/EVALUATION.md, 2026-11-26). The planner multiplies
+ *   them by CHANGELOG_MULTIPLIER unless the query names one.
+ * - Documentation and example trees (`docs/`, `examples/`, `_examples/`,
+ *   `samples/`, `demo/`): code there (`docs/conf.py`, `examples/app.js`,
+ *   a generated `docs/guide.html`) calls the library the way tests do,
+ *   repeating its names, without implementing it. For an implementation
+ *   question it is out of focus like a test (x 0.5 by default), unless the
+ *   query asks for docs or for examples.
+ */
+import type { ParsedQuery } from '@codesift/query';
+
+/** Changelogs are read by people choosing a version, not by someone looking for code. */
+export const CHANGELOG_MULTIPLIER = 0.2;
+
+/** File names (lowercase, extension removed) of changelogs. */
+const CHANGELOG_NAMES: ReadonlySet<string> = new Set([
+  'changelog',
+  'changes',
+  'history',
+  'news',
+  'releases',
+  'release-notes',
+  'release_notes',
+  'releasenotes',
+  'whats-new',
+  'whats_new',
+  'whatsnew',
+]);
+
+/** Extensions a changelog is written in; anything else named `history` is code (`history.py`). */
+const CHANGELOG_EXTENSIONS: ReadonlySet<string> = new Set([
+  '',
+  '.md',
+  '.markdown',
+  '.rst',
+  '.txt',
+  '.adoc',
+  '.rdoc',
+]);
+
+/** Words that ask for a changelog itself (lowercase). */
+export const CHANGELOG_WORDS: ReadonlySet<string> = new Set([
+  'changelog',
+  'changelogs',
+  'whatsnew',
+  'news',
+]);
+
+/** Directory names of documentation and example trees (lowercase), at any depth. */
+export const DOC_TREE_DIRECTORIES: ReadonlySet<string> = new Set([
+  'doc',
+  'docs',
+  'documentation',
+  'example',
+  'examples',
+  '_examples',
+  'sample',
+  'samples',
+  'demo',
+  'demos',
+]);
+
+/** Words that ask for examples (lowercase); words that ask for docs are focus.ts's DOC_WORDS. */
+export const EXAMPLE_WORDS: ReadonlySet<string> = new Set([
+  'example',
+  'examples',
+  'sample',
+  'samples',
+  'demo',
+  'demos',
+]);
+
+function split(path: string): { dirs: string[]; base: string } {
+  const segs = path
+    .replaceAll('\\', '/')
+    .split('/')
+    .filter((s) => s !== '' && s !== '.');
+  const base = segs.pop() ?? '';
+  return { dirs: segs, base };
+}
+
+export function isChangelogPath(path: string): boolean {
+  const { base } = split(path);
+  const lower = base.toLowerCase();
+  const dot = lower.lastIndexOf('.');
+  const stem = dot > 0 ? lower.slice(0, dot) : lower;
+  const ext = dot > 0 ? lower.slice(dot) : '';
+  return CHANGELOG_NAMES.has(stem) && CHANGELOG_EXTENSIONS.has(ext);
+}
+
+/** Whether the file lies in a documentation or example tree (any file kind). */
+export function inDocTree(path: string): boolean {
+  return split(path).dirs.some((d) => DOC_TREE_DIRECTORIES.has(d.toLowerCase()));
+}
+
+function wordsOf(parsed: ParsedQuery): string[] {
+  const out: string[] = [];
+  for (const t of parsed.terms) {
+    if (t.trace !== undefined) continue;
+    out.push(...t.value.toLowerCase().split(/[^\p{L}\p{N}]+/u));
+  }
+  return out;
+}
+
+/** The word or path of the query that names a changelog, or null. */
+export function namesChangelog(parsed: ParsedQuery): string | null {
+  for (const t of parsed.terms) {
+    // A file name (`CHANGES.rst`, `docs/NEWS`), not the bare word "changes" or "history".
+    if (t.trace === undefined && /[./]/.test(t.value) && isChangelogPath(t.value)) return t.value;
+  }
+  return wordsOf(parsed).find((w) => CHANGELOG_WORDS.has(w)) ?? null;
+}
+
+/** The word or path of the query that asks for examples, or null. */
+export function asksForExamples(parsed: ParsedQuery): string | null {
+  for (const t of parsed.terms) {
+    if (t.trace === undefined && t.shape === 'path' && inDocTree(t.value)) return t.value;
+  }
+  return wordsOf(parsed).find((w) => EXAMPLE_WORDS.has(w)) ?? null;
+}
