@@ -84,6 +84,19 @@ describe('changelogs and documentation trees', () => {
     assert.equal(focusFor('the documentation build warns about conf').docTreeMultiplier, 1);
   });
 
+  it("a report's body does not ask for examples, its lead line does", () => {
+    const body = `${'Legends lose the offset of large values. '.repeat(12)}\nAn example:\n\nplot(x)\n`;
+    const report = focusFor(`Wrong legend values of large ranges\n${body}`);
+    assert.equal(report.docTreeMultiplier, 0.5);
+    assert.equal(focusFor(`Example plot shows wrong legend values\n${body}`).docTreeMultiplier, 1);
+    // Off with report focus: the body counts, as before.
+    const reading = planFocus(parseQuery(`Wrong legend values\n${body}`), undefined, {
+      ...SETTINGS,
+      reports: false,
+    });
+    assert.equal(reading.docTreeMultiplier, 1);
+  });
+
   it('a question about tests leaves the trees alone but still demotes changelogs', () => {
     const f = focusFor('the router tests fail on mounted paths');
     assert.equal(f.focus, 'tests');

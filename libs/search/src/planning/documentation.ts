@@ -18,7 +18,7 @@
  *   question it is out of focus like a test (x 0.5 by default), unless the
  *   query asks for docs or for examples.
  */
-import type { ParsedQuery } from '@codesift/query';
+import { LONG_REPORT_CHARS, type ParsedQuery } from '@codesift/query';
 
 /** Changelogs are read by people choosing a version, not by someone looking for code. */
 export const CHANGELOG_MULTIPLIER = 0.2;
@@ -104,28 +104,42 @@ export function inDocTree(path: string): boolean {
   return split(path).dirs.some((d) => DOC_TREE_DIRECTORIES.has(d.toLowerCase()));
 }
 
-function wordsOf(parsed: ParsedQuery): string[] {
-  const out: string[] = [];
-  for (const t of parsed.terms) {
-    if (t.trace !== undefined) continue;
-    out.push(...t.value.toLowerCase().split(/[^\p{L}\p{N}]+/u));
+/**
+ * The terms that can ask for a kind of file: not inside a stack trace, and
+ * in a long pasted report (LONG_REPORT_CHARS or more, several lines) only
+ * those of its lead line, as focus inference reads test words: "an
+ * example:" in a report's body introduces the reporter's own code, it does
+ * not ask for the repository's examples.
+ */
+function cueTerms(parsed: ParsedQuery, reports: boolean): ParsedQuery['terms'] {
+  const input = parsed.input;
+  let leadEnd = Number.POSITIVE_INFINITY;
+  if (reports && input.length >= LONG_REPORT_CHARS) {
+    const firstBreak = input.indexOf('\n', Math.max(0, input.search(/\S/)));
+    if (firstBreak !== -1) leadEnd = firstBreak;
   }
-  return out;
+  return parsed.terms.filter((t) => t.trace === undefined && t.start < leadEnd);
+}
+
+function wordsOf(terms: ParsedQuery['terms']): string[] {
+  return terms.flatMap((t) => t.value.toLowerCase().split(/[^\p{L}\p{N}]+/u));
 }
 
 /** The word or path of the query that names a changelog, or null. */
-export function namesChangelog(parsed: ParsedQuery): string | null {
-  for (const t of parsed.terms) {
+export function namesChangelog(parsed: ParsedQuery, reports = true): string | null {
+  const terms = cueTerms(parsed, reports);
+  for (const t of terms) {
     // A file name (`CHANGES.rst`, `docs/NEWS`), not the bare word "changes" or "history".
-    if (t.trace === undefined && /[./]/.test(t.value) && isChangelogPath(t.value)) return t.value;
+    if (/[./]/.test(t.value) && isChangelogPath(t.value)) return t.value;
   }
-  return wordsOf(parsed).find((w) => CHANGELOG_WORDS.has(w)) ?? null;
+  return wordsOf(terms).find((w) => CHANGELOG_WORDS.has(w)) ?? null;
 }
 
 /** The word or path of the query that asks for examples, or null. */
-export function asksForExamples(parsed: ParsedQuery): string | null {
-  for (const t of parsed.terms) {
-    if (t.trace === undefined && t.shape === 'path' && inDocTree(t.value)) return t.value;
+export function asksForExamples(parsed: ParsedQuery, reports = true): string | null {
+  const terms = cueTerms(parsed, reports);
+  for (const t of terms) {
+    if (t.shape === 'path' && inDocTree(t.value)) return t.value;
   }
-  return wordsOf(parsed).find((w) => EXAMPLE_WORDS.has(w)) ?? null;
+  return wordsOf(terms).find((w) => EXAMPLE_WORDS.has(w)) ?? null;
 }

@@ -104,7 +104,7 @@ export function planFocus(
   let reason = inferred ? inferred.reason : `set by the request (${explicit})`;
   if (settings.scoring && focus === 'implementation' && settings.docMultiplier !== 1) {
     const docWord = asksForDocs(parsed);
-    const exampleWord = asksForExamples(parsed);
+    const exampleWord = asksForExamples(parsed, settings.reports);
     if (docWord === null) docMultiplier = settings.docMultiplier;
     else reason += `; asks for docs ("${docWord}"), prose not demoted`;
     // Example code calls the library the way tests do, so it is out of focus the same way.
@@ -119,7 +119,7 @@ export function planFocus(
     const named = namesMetadata(parsed);
     if (named === null) metadataMultiplier = METADATA_MULTIPLIER;
     else reason += `; names repository metadata ("${named}"), not demoted`;
-    const changelog = namesChangelog(parsed);
+    const changelog = namesChangelog(parsed, settings.reports);
     if (changelog === null) changelogMultiplier = CHANGELOG_MULTIPLIER;
     else reason += `; names a changelog ("${changelog}"), not demoted`;
   }
