@@ -2,6 +2,7 @@
 // environment reports out of it) into the typed query.
 
 export { type BoilerplateKind, stripBoilerplate } from './parse/boilerplate.js';
+export { type CutLink, cutLinks, filePathOfLink, type LinksCut } from './parse/links.js';
 export { parseQuery } from './parse/parse.js';
 export { isTemplatePath, MAX_TEMPLATE_FILES, templateLines } from './parse/templates.js';
 export type { ParsedQuery, PhraseNode, QueryFilters, TermNode, TraceNode } from './types.js';

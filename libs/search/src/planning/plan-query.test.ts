@@ -283,6 +283,35 @@ describe('planText: rewrite and planning switches', () => {
     assert.equal(plan('edges', { fileScore: 'decayed' }).files.score, 'decayed');
   });
 
+  it('cuts links with the boilerplate, keeping the file a browser link names', () => {
+    const q =
+      'Default modifiers for interfaces\nCloses https://github.com/square/javapoet/issues/110, ' +
+      'broken in https://github.com/square/javapoet/blob/abc123/src/main/TypeSpec.java#L40';
+    const on = planText(q, {}, CONFIG);
+    assert.deepEqual(
+      on.plan.rewrite.removed.map((r) => [r.kind, r.chars]),
+      [
+        ['link', 45],
+        ['link', 51],
+      ],
+    );
+    const terms = on.plan.keyword.terms.map((t) => t.term);
+    for (const gone of ['github', 'javapoet', 'issues', '110'])
+      assert.ok(!terms.includes(gone), gone);
+    assert.ok(terms.includes('typespec'), 'the linked file is still searched');
+    assert.match(on.plan.reasons.join('\n'), /rewrite: cut \d+ chars of link/);
+    // "github" in a link no longer counts as naming repository metadata.
+    assert.equal(on.plan.focus.metadataMultiplier, 0.2);
+
+    const off = planText(q, { boilerplate: false }, CONFIG);
+    assert.deepEqual(off.plan.rewrite.removed, []);
+    assert.ok(off.plan.keyword.terms.some((t) => t.term === 'javapoet'));
+    // Nothing but a link: searched as it is rather than as nothing.
+    const only = planText('https://github.com/o/r/issues/7', {}, CONFIG);
+    assert.deepEqual(only.plan.rewrite.removed, []);
+    assert.ok(only.plan.keyword.terms.length > 0);
+  });
+
   it('prose docs are demoted for implementation questions unless docs are asked for', () => {
     assert.equal(plan('how are edges added').focus.docMultiplier, 0.7);
     assert.equal(plan('how are edges added', { docDemotion: false }).focus.docMultiplier, 1);

@@ -21,6 +21,7 @@
  */
 import { DEFAULT_LIMIT, MAX_LIMIT } from '@codesift/core';
 import {
+  cutLinks,
   LONG_REPORT_CHARS,
   type ParsedQuery,
   parseQuery,
@@ -136,15 +137,25 @@ export function rewriteAndParse(
 ): { parsed: ParsedQuery; rewrite: QueryPlan['rewrite'] } {
   const boilerplate = options.boilerplate ?? config.boilerplate;
   const stripped = boilerplate ? stripBoilerplate(query, config.templateLines) : null;
-  const parsed = parseQuery(stripped?.text ?? query);
+  // Links go with the boilerplate: pasted pointers, not the question (see @codesift/query links.ts).
+  const unlinked = boilerplate ? cutLinks(stripped?.text ?? query) : null;
+  const keepLinks = unlinked === null || unlinked.text.trim() === '';
+  const parsed = parseQuery(keepLinks ? (stripped?.text ?? query) : unlinked.text);
   const rewrite: QueryPlan['rewrite'] = {
     boilerplate,
     originalChars: query.length,
-    removed: (stripped?.removed ?? []).map((b) => ({
-      kind: b.kind,
-      lines: b.lines,
-      chars: b.end - b.start,
-    })),
+    removed: [
+      ...(stripped?.removed ?? []).map((b) => ({
+        kind: b.kind,
+        lines: b.lines,
+        chars: b.end - b.start,
+      })),
+      ...(keepLinks ? [] : unlinked.links).map((l) => ({
+        kind: 'link' as const,
+        lines: 1,
+        chars: l.end - l.start - l.kept.length,
+      })),
+    ],
   };
   return { parsed, rewrite };
 }

@@ -159,7 +159,8 @@ export interface QueryPlan {
     boilerplate: boolean;
     /** The user's text length, before the cut. */
     originalChars: number;
-    removed: { kind: BoilerplateKind; lines: number; chars: number }[];
+    /** What was cut: boilerplate blocks, and links (`link`, one line each; see @codesift/query links.ts). */
+    removed: { kind: BoilerplateKind | 'link'; lines: number; chars: number }[];
   };
   input: {
     /** Length of the text that was parsed (after the rewrite). */
