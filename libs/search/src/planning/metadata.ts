@@ -55,6 +55,9 @@ export function namesMetadata(parsed: ParsedQuery): string | null {
   for (const t of parsed.terms) {
     if (t.trace !== undefined) continue;
     if (t.shape === 'path' && isMetadataPath(t.value)) return t.value;
+    // Inside a module path or host (`github.com/pkg/errors`) the word names a
+    // place code comes from, not the repository's own metadata.
+    if (/[./]/.test(t.value)) continue;
     for (const w of t.value.toLowerCase().split(/[^\p{L}\p{N}-]+/u)) {
       if (METADATA_WORDS.has(w)) return w;
     }
