@@ -313,7 +313,7 @@ describe('planText: rewrite and planning switches', () => {
   });
 
   it('prose docs are demoted for implementation questions unless docs are asked for', () => {
-    assert.equal(plan('how are edges added').focus.docMultiplier, 0.7);
+    assert.equal(plan('how are edges added').focus.docMultiplier, 0.5);
     assert.equal(plan('how are edges added', { docDemotion: false }).focus.docMultiplier, 1);
     assert.equal(plan('readme section on edges').focus.docMultiplier, 1);
     assert.equal(plan('how is the graph tested').focus.docMultiplier, 1);

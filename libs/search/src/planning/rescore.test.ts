@@ -51,13 +51,13 @@ test('score = (fused + definition + anchor) x focus; ties keep the boosted first
     ['doc', 'edges'],
   ]);
   const out = rescore({ plan, candidates, definitions: new Set(['def']), contents });
-  // def: (0.4 + 1 + 0.5) * 1 = 1.9; test: (1 + 0 + 0.5) * 0.5 = 0.75; doc: 0.2 x 0.7 (prose docs).
+  // def: (0.4 + 1 + 0.5) * 1 = 1.9; test: (1 + 0 + 0.5) * 0.5 = 0.75; doc: 0.2 x 0.5 (prose docs).
   assert.deepEqual(
     out.map((r) => [r.id, r.score, r.definitionBoost, r.anchorBoost, r.focusMultiplier]),
     [
       ['def', 1.9, 1, 0.5, 1],
       ['test', 0.75, 0, 0.5, 0.5],
-      ['doc', 0.2 * 0.7, 0, 0, 0.7],
+      ['doc', 0.2 * 0.5, 0, 0, 0.5],
     ],
   );
   // Asking for docs leaves prose alone.
