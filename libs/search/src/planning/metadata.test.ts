@@ -30,7 +30,10 @@ describe('repository metadata', () => {
     assert.equal(focusMultiplier(code, '.github/ISSUE_TEMPLATE/bug.yml'), METADATA_MULTIPLIER);
     assert.equal(focusMultiplier(code, 'src/amount.py'), 1);
 
-    for (const q of ['import github.com/pkg/errors in renderers', 'gitlab.example.org/group/tool']) {
+    for (const q of [
+      'import github.com/pkg/errors in renderers',
+      'gitlab.example.org/group/tool',
+    ]) {
       assert.equal(namesMetadata(parseQuery(q)), null, q);
     }
     for (const q of ['the CI workflow fails on windows', 'fix .github/ISSUE_TEMPLATE/bug.yml']) {
