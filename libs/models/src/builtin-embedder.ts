@@ -7,12 +7,21 @@ import type { Embedder, EmbedOptions } from './embedder.js';
 import { SerialQueue } from './serial-queue.js';
 import { USE_LITE_MAX_TOKENS, UseTokenizer } from './tokenizer.js';
 import { useLiteOnnxPath, useLiteVocabPath } from './use-lite-files.js';
+import { startWorkerEmbedder } from './worker-embedder.js';
 
 export interface BuiltinEmbedderOptions {
   /** Intra-op threads for onnxruntime; default: available cores. */
   threads?: number;
   /** Texts per inference run (default 32); for tuning and benchmarks. */
   batchSize?: number;
+  /**
+   * Where the model runs. 'worker' (default): in a worker thread, because
+   * onnxruntime-node runs a batch synchronously on the calling thread, and
+   * on the main thread that stalls the event loop for the whole batch (no
+   * chunking, writing or LLM I/O meanwhile). 'main': on the calling thread
+   * (the worker itself uses it; tests compare the two).
+   */
+  thread?: 'worker' | 'main';
 }
 
 export const BUILTIN_EMBEDDER_NAME = 'builtin:use-lite-512';
@@ -30,6 +39,10 @@ type Ort = typeof import('onnxruntime-node');
 export async function createBuiltinEmbedder(
   options: BuiltinEmbedderOptions = {},
 ): Promise<Embedder> {
+  if ((options.thread ?? 'worker') === 'worker') {
+    const { thread: _, ...init } = options;
+    return startWorkerEmbedder(BUILTIN_EMBEDDER_NAME, DIMENSIONS, init);
+  }
   let ort: Ort;
   try {
     ort = await import('onnxruntime-node');
