@@ -61,3 +61,26 @@ test('a wrong number of vectors is an error, not a silent misalignment', async (
   await b.add('f1', ['a', 'b']);
   await assert.rejects(b.flush(), /returned 1 vectors for 2 texts/);
 });
+
+test('keeps up to maxInFlight batches embedding at once, never more', async () => {
+  let running = 0;
+  let most = 0;
+  const b = new EmbedBatcher<string>(
+    async (texts) => {
+      running++;
+      most = Math.max(most, running);
+      await new Promise((r) => setTimeout(r, 5));
+      running--;
+      return texts.map((t) => Float32Array.of(t.length));
+    },
+    2,
+    2,
+  );
+  for (let i = 0; i < 6; i++) await b.add(`f${i}`, ['x'.repeat(i + 1), 'y'.repeat(i + 1)]);
+  await b.flush();
+  assert.equal(most, 2);
+  assert.deepEqual(
+    b.takeReady().map((p) => [p.item, p.vectors.map((v) => v?.[0])]),
+    Array.from({ length: 6 }, (_, i) => [`f${i}`, [i + 1, i + 1]]),
+  );
+});

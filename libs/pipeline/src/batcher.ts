@@ -2,8 +2,10 @@
  * Holds files whose chunks wait for vectors. Texts of many files are packed
  * into full embedding batches (the model is fastest on full batches), and a
  * file is released, in arrival order, once every one of its chunks has its
- * vector. One batch is embedded while the caller goes on chunking the next
- * files, so the CPU-bound chunking overlaps the model's native threads.
+ * vector. Up to `maxInFlight` batches are embedded while the caller goes on
+ * chunking the next files, so the CPU-bound chunking overlaps the model; two
+ * let an embedder in another thread start the next batch as soon as one ends,
+ * without waiting for the main thread to hand it over.
  */
 export interface Pending<T> {
   item: T;
@@ -17,14 +19,16 @@ export type EmbedFn = (texts: string[]) => Promise<Float32Array[]>;
 export class EmbedBatcher<T> {
   private readonly queue: { owner: Pending<T>; index: number }[] = [];
   private readonly order: Pending<T>[] = [];
-  private inFlight: Promise<void> | null = null;
+  /** Batches being embedded, oldest first. */
+  private readonly inFlight: Promise<void>[] = [];
 
   constructor(
     private readonly embed: EmbedFn,
     private readonly batchSize: number,
+    private readonly maxInFlight = 1,
   ) {}
 
-  /** Adds a file; resolves once there is room (at most one batch in flight). */
+  /** Adds a file; resolves once there is room (at most `maxInFlight` batches in flight). */
   async add(item: T, texts: string[]): Promise<void> {
     const owner: Pending<T> = {
       item,
@@ -47,8 +51,7 @@ export class EmbedBatcher<T> {
   /** Embeds everything still queued and waits for it. */
   async flush(): Promise<void> {
     while (this.queue.length > 0) await this.launch();
-    if (this.inFlight) await this.inFlight;
-    this.inFlight = null;
+    while (this.inFlight.length > 0) await this.inFlight.shift();
   }
 
   get pendingFiles(): number {
@@ -56,10 +59,10 @@ export class EmbedBatcher<T> {
   }
 
   private async launch(): Promise<void> {
-    if (this.inFlight) await this.inFlight;
+    while (this.inFlight.length >= Math.max(1, this.maxInFlight)) await this.inFlight.shift();
     const slice = this.queue.splice(0, this.batchSize);
     const texts = slice.map((s) => s.owner.texts[s.index]!);
-    this.inFlight = this.embed(texts).then((vectors) => {
+    const batch = this.embed(texts).then((vectors) => {
       if (vectors.length !== slice.length) {
         throw new Error(`embedder returned ${vectors.length} vectors for ${slice.length} texts`);
       }
@@ -69,6 +72,7 @@ export class EmbedBatcher<T> {
       });
     });
     // Surface failures at the next await rather than as an unhandled rejection.
-    this.inFlight.catch(() => {});
+    batch.catch(() => {});
+    this.inFlight.push(batch);
   }
 }

@@ -101,6 +101,13 @@ export { defaultIndexPath } from '@codesift/stores';
  */
 const LLM_MODE_EMBED_BATCH = 8;
 
+/**
+ * Embedding batches handed to the embedder at once: the built-in model runs
+ * in a worker thread, and a second batch queued behind the running one lets
+ * it go on without waiting for this thread, busy chunking, to hand it over.
+ */
+const EMBED_BATCHES_IN_FLIGHT = 2;
+
 /** A rebuild writes here, beside the index, and is renamed over it once complete. */
 export function rebuildPathOf(indexPath: string): string {
   return `${indexPath}.rebuild`;
@@ -235,6 +242,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
       ? new EmbedBatcher<{ commit: FileCommit; isNew: boolean }>(
           (texts) => embedder.embed(texts, { signal }),
           llmClient ? Math.min(embedder.maxBatch, LLM_MODE_EMBED_BATCH) : embedder.maxBatch,
+          EMBED_BATCHES_IN_FLIGHT,
         )
       : null;
     const drainReady = () => {

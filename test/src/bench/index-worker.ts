@@ -10,7 +10,7 @@
  * random-embedder.ts), for corpora too large to embed.
  */
 import type { LlmConfig } from '@codesift/llm';
-import { BUILTIN_EMBEDDER_NAME, createBuiltinEmbedder } from '@codesift/models';
+import { BUILTIN_EMBEDDER_NAME, createBuiltinEmbedderFromEnv } from '@codesift/models';
 import { indexRepository } from '@codesift/pipeline';
 import { randomEmbedder } from './random-embedder.js';
 
@@ -29,7 +29,8 @@ const embedder = !args.vectors
   ? undefined
   : args.randomVectors
     ? randomEmbedder(BUILTIN_EMBEDDER_NAME, 512)
-    : await createBuiltinEmbedder();
+    : // As the CLI makes it: CODESIFT_EMBED_THREADS applies.
+      await createBuiltinEmbedderFromEnv();
 const modelLoadSeconds = (performance.now() - t0) / 1000;
 const summary = await indexRepository({
   root: args.root,
