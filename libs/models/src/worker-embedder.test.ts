@@ -99,7 +99,8 @@ test('the event loop keeps turning while the worker embeds a large batch', async
 
 test('an aborted call waiting behind others is dropped, the others finish', async () => {
   const controller = new AbortController();
-  // The worker takes two batches' worth of texts; the third call waits on this side.
+  // 32 texts are more than the worker is given at once (two batches of 8):
+  // the later calls wait on this side.
   const first = inWorker.embed(texts.slice(0, 32));
   const second = inWorker.embed(texts.slice(0, 32));
   const third = inWorker.embed(['dropped'], { signal: controller.signal });

@@ -6,7 +6,8 @@ import {
   fromWire,
   type ToEmbedWorker,
 } from './embed-protocol.js';
-import type { Embedder, EmbedOptions } from './embedder.js';
+import type { EmbedOptions } from './embedder.js';
+import type { PoolMember } from './embedder-pool.js';
 
 const WORKER_URL = new URL('./embed-worker.js', import.meta.url);
 /**
@@ -36,7 +37,7 @@ export function startWorkerEmbedder(
   name: string,
   dimensions: number,
   init: EmbedWorkerInit,
-): Promise<Embedder> {
+): Promise<PoolMember> {
   const worker = new Worker(WORKER_URL, {
     workerData: init,
     // The worker inherits the process's node flags (--cpu-prof, --inspect), but
@@ -77,12 +78,12 @@ export function startWorkerEmbedder(
   });
 }
 
-class WorkerEmbedder implements Embedder {
+class WorkerEmbedder implements PoolMember {
   private nextId = 1;
   private readonly posted = new Map<number, Request>();
   private readonly waiting: Request[] = [];
   private outstandingTexts = 0;
-  private failure: Error | undefined;
+  private failed: Error | undefined;
   private closing: Promise<void> | undefined;
   private onExit: (() => void) | undefined;
   private gone = false;
@@ -96,11 +97,21 @@ class WorkerEmbedder implements Embedder {
     this.updateRef();
   }
 
+  get failure(): Error | undefined {
+    return this.failed;
+  }
+
+  get load(): number {
+    let texts = this.outstandingTexts;
+    for (const r of this.waiting) texts += r.texts.length;
+    return texts;
+  }
+
   async embed(texts: string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
     const signal = options.signal;
     signal?.throwIfAborted();
     if (this.closing) throw new CodesiftError('INTERNAL', 'embed() called after close()');
-    if (this.failure) throw this.failure;
+    if (this.failed) throw this.failed;
     if (texts.length === 0) return [];
     const vectors = await new Promise<Float32Array[]>((resolve, reject) => {
       const request: Request = { id: this.nextId++, texts, resolve, reject };
@@ -149,11 +160,11 @@ class WorkerEmbedder implements Embedder {
 
   /** The worker crashed: every call in flight or waiting fails, and so does every later one. */
   fail(failure: Error): void {
-    this.failure ??= failure;
+    this.failed ??= failure;
     const lost = [...this.posted.values(), ...this.waiting.splice(0)];
     this.posted.clear();
     this.outstandingTexts = 0;
-    for (const r of lost) r.reject(this.failure);
+    for (const r of lost) r.reject(this.failed);
     this.updateRef();
   }
 
@@ -167,7 +178,7 @@ class WorkerEmbedder implements Embedder {
 
   private pump(): void {
     const limit = this.maxBatch * OUTSTANDING_BATCHES;
-    while (this.waiting.length > 0 && !this.failure) {
+    while (this.waiting.length > 0 && !this.failed) {
       const next = this.waiting[0]!;
       // A call larger than the limit goes alone once the worker is empty.
       if (this.outstandingTexts > 0 && this.outstandingTexts + next.texts.length > limit) break;

@@ -103,10 +103,11 @@ const LLM_MODE_EMBED_BATCH = 8;
 
 /**
  * Embedding batches handed to the embedder at once: the built-in model runs
- * in a worker thread, and a second batch queued behind the running one lets
- * it go on without waiting for this thread, busy chunking, to hand it over.
+ * in worker threads, and a batch queued behind each running one lets a
+ * worker go on without waiting for this thread, busy chunking, to hand it
+ * over. Four cover two workers.
  */
-const EMBED_BATCHES_IN_FLIGHT = 2;
+const EMBED_BATCHES_IN_FLIGHT = 4;
 
 /** A rebuild writes here, beside the index, and is renamed over it once complete. */
 export function rebuildPathOf(indexPath: string): string {
