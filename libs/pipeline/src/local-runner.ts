@@ -92,16 +92,6 @@ export interface IndexOptions {
 export { defaultIndexPath } from '@codesift/stores';
 
 /**
- * Embedding batch size while LLM contexts are asked for. The built-in model
- * runs each batch synchronously on the main thread (onnxruntime-node's
- * session.run), so during a batch no model answer is read and no new call is
- * sent: a batch of 32 (~190 ms on a quiet core) leaves the 50 ms calls idle
- * most of that time. Batches of 8 keep each stall shorter than one call, so
- * the calls' waiting overlaps the embedding instead of alternating with it.
- */
-const LLM_MODE_EMBED_BATCH = 8;
-
-/**
  * Embedding batches handed to the embedder at once: the built-in model runs
  * in worker threads, and a batch queued behind each running one lets a
  * worker go on without waiting for this thread, busy chunking, to hand it
@@ -242,7 +232,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
     const batcher = embedder
       ? new EmbedBatcher<{ commit: FileCommit; isNew: boolean }>(
           (texts) => embedder.embed(texts, { signal }),
-          llmClient ? Math.min(embedder.maxBatch, LLM_MODE_EMBED_BATCH) : embedder.maxBatch,
+          embedder.maxBatch,
           EMBED_BATCHES_IN_FLIGHT,
         )
       : null;
