@@ -84,3 +84,27 @@ test('keeps up to maxInFlight batches embedding at once, never more', async () =
     Array.from({ length: 6 }, (_, i) => [`f${i}`, [i + 1, i + 1]]),
   );
 });
+
+test('a batch that ends early frees its slot while an older one still runs', async () => {
+  let started = 0;
+  let startedBeforeSlowEnded = 0;
+  const b = new EmbedBatcher<string>(
+    async (texts) => {
+      const slow = started++ === 0;
+      // The first batch is slow, as on a worker the scheduler left behind.
+      await new Promise((r) => setTimeout(r, slow ? 150 : 5));
+      if (slow) startedBeforeSlowEnded = started;
+      return texts.map((t) => Float32Array.of(t.length));
+    },
+    1,
+    2,
+  );
+  for (let i = 0; i < 6; i++) await b.add(`f${i}`, ['x'.repeat(i + 1)]);
+  await b.flush();
+  // Waiting for the oldest batch would have started only the second by then.
+  assert.ok(startedBeforeSlowEnded >= 5, `${startedBeforeSlowEnded} batches started`);
+  assert.deepEqual(
+    b.takeReady().map((p) => p.vectors[0]?.[0]),
+    [1, 2, 3, 4, 5, 6],
+  );
+});

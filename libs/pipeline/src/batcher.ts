@@ -19,8 +19,9 @@ export type EmbedFn = (texts: string[]) => Promise<Float32Array[]>;
 export class EmbedBatcher<T> {
   private readonly queue: { owner: Pending<T>; index: number }[] = [];
   private readonly order: Pending<T>[] = [];
-  /** Batches being embedded, oldest first. */
-  private readonly inFlight: Promise<void>[] = [];
+  /** Batches being embedded; each removes itself when it settles. */
+  private readonly inFlight = new Set<Promise<void>>();
+  private failed: { error: unknown } | undefined;
 
   constructor(
     private readonly embed: EmbedFn,
@@ -51,7 +52,8 @@ export class EmbedBatcher<T> {
   /** Embeds everything still queued and waits for it. */
   async flush(): Promise<void> {
     while (this.queue.length > 0) await this.launch();
-    while (this.inFlight.length > 0) await this.inFlight.shift();
+    while (this.inFlight.size > 0) await Promise.race(this.inFlight);
+    this.throwIfFailed();
   }
 
   get pendingFiles(): number {
@@ -59,7 +61,10 @@ export class EmbedBatcher<T> {
   }
 
   private async launch(): Promise<void> {
-    while (this.inFlight.length >= Math.max(1, this.maxInFlight)) await this.inFlight.shift();
+    // Whichever batch ends first frees a slot: with several model workers,
+    // waiting for the oldest would leave a worker that finished early idle.
+    while (this.inFlight.size >= Math.max(1, this.maxInFlight)) await Promise.race(this.inFlight);
+    this.throwIfFailed();
     const slice = this.queue.splice(0, this.batchSize);
     const texts = slice.map((s) => s.owner.texts[s.index]!);
     const batch = this.embed(texts).then((vectors) => {
@@ -71,8 +76,16 @@ export class EmbedBatcher<T> {
         s.owner.remaining--;
       });
     });
-    // Surface failures at the next await rather than as an unhandled rejection.
-    batch.catch(() => {});
-    this.inFlight.push(batch);
+    // A failure surfaces at the next launch or flush rather than as an unhandled rejection.
+    const tracked: Promise<void> = batch
+      .catch((error: unknown) => {
+        this.failed ??= { error };
+      })
+      .finally(() => this.inFlight.delete(tracked));
+    this.inFlight.add(tracked);
+  }
+
+  private throwIfFailed(): void {
+    if (this.failed) throw this.failed.error;
   }
 }
