@@ -1,5 +1,9 @@
 import { CodesiftError } from '@codesift/core';
-import { BUILTIN_EMBEDDER_NAME, createBuiltinEmbedder } from './builtin-embedder.js';
+import {
+  BUILTIN_EMBEDDER_NAME,
+  type BuiltinEmbedderOptions,
+  createBuiltinEmbedder,
+} from './builtin-embedder.js';
 import type { Embedder } from './embedder.js';
 import { createOllamaEmbedder, DEFAULT_OLLAMA_EMBED_MODEL } from './ollama-embedder.js';
 
@@ -25,9 +29,10 @@ export function embedThreadsFromEnv(env: NodeJS.ProcessEnv = process.env): numbe
 /** The built-in model with CODESIFT_EMBED_THREADS threads. */
 export function createBuiltinEmbedderFromEnv(
   env: NodeJS.ProcessEnv = process.env,
+  options: Pick<BuiltinEmbedderOptions, 'thread'> = {},
 ): Promise<Embedder> {
   const threads = embedThreadsFromEnv(env);
-  return createBuiltinEmbedder(threads === undefined ? {} : { threads });
+  return createBuiltinEmbedder(threads === undefined ? options : { ...options, threads });
 }
 
 /**

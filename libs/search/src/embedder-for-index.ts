@@ -17,7 +17,10 @@ export async function embedderForIndex(
   if (name === models.BUILTIN_EMBEDDER_NAME) {
     // CODESIFT_EMBED_THREADS: onnxruntime threads for query embedding (default: every
     // core). A server running several engines gives each a share instead.
-    return models.createBuiltinEmbedderFromEnv(env);
+    // On the calling thread: a query is one short text (a few ms), a server's
+    // engines already run in worker threads, and a hop to a model thread cost
+    // search latency when measured (docs/BENCHMARKS.md, engine pool).
+    return models.createBuiltinEmbedderFromEnv(env, { thread: 'main' });
   }
   if (name.startsWith('ollama:')) {
     const host = env.OLLAMA_HOST?.trim();
