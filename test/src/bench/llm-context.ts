@@ -81,12 +81,11 @@ export async function baselineRatio(options: {
 const MODEL_MS = 50;
 const CONCURRENCY = 8;
 
-export async function llmContextRows(options: {
-  root: string;
-  files: number;
-  work: string;
-  log: (line: string) => void;
-}): Promise<BenchRow[]> {
+/** The target's fake model (MODEL_MS per call) on loopback, and the config that calls it at CONCURRENCY. */
+export async function startTargetFakeLlm(): Promise<{
+  fake: Awaited<ReturnType<typeof startFakeLlmServer>>;
+  llm: LlmConfig;
+}> {
   const fake = await startFakeLlmServer({
     mode: {
       kind: 'delay',
@@ -105,6 +104,16 @@ export async function llmContextRows(options: {
     // A loaded machine must not turn slow answers into fallbacks: all calls are measured.
     timeoutMs: 120_000,
   };
+  return { fake, llm };
+}
+
+export async function llmContextRows(options: {
+  root: string;
+  files: number;
+  work: string;
+  log: (line: string) => void;
+}): Promise<BenchRow[]> {
+  const { fake, llm } = await startTargetFakeLlm();
   const rows: BenchRow[] = [];
   try {
     const llmIndex = path.join(options.work, 'llm', 'index.db');
