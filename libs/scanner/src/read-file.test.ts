@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { rmSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -100,6 +101,21 @@ test('a vanished file, a directory and a dangling path are unreadable, never thr
   const empty = await readFileContent(scanned(root, 'ok.ts'));
   assert.ok(empty.ok);
   assert.equal(empty.file.text, '');
+});
+
+test('a FIFO swapped in for a scanned file is unreadable at once, not a read that hangs', async (t) => {
+  const root = makeTree(t, { 'a.ts': 'export const a = 1;\n' });
+  rmSync(path.join(root, 'a.ts'));
+  // No writer ever opens it: a blocking open or read would wait forever.
+  const made = spawnSync('mkfifo', [path.join(root, 'a.ts')]);
+  if (made.error || made.status !== 0) {
+    t.skip('mkfifo is not available here');
+    return;
+  }
+  const outcome = await readFileContent(scanned(root, 'a.ts'));
+  assert.ok(!outcome.ok);
+  assert.equal(outcome.skip.reason, 'unreadable');
+  assert.equal(outcome.skip.detail, 'not a regular file');
 });
 
 test('secrets are redacted in the text, with line numbers kept, and counted by rule', async (t) => {
