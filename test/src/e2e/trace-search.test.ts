@@ -255,8 +255,6 @@ const TRACES: {
   fn: string;
   path: string;
   line: number;
-  /** Where the failing function's chunk ranks, when not first (a known ranking gap, said why). */
-  rank?: number;
 }[] = [
   {
     runtime: 'Ruby',
@@ -317,13 +315,11 @@ Stack trace:
     line: 7,
   },
   {
-    // No Swift grammar: the brace recognizer's symbols. Basket.subtotal is now a
-    // defined failing function (full boost), so the location fallback no longer
-    // applies and Register.ring, a defined caller, keeps half the boost: its
-    // chunk spells `basket.subtotal()` and outranks the definition on BM25
-    // (1.63 to 1.47). Known gap of the caller share, not of the recognizer.
+    // No Swift grammar: the brace recognizer's symbols. Basket.subtotal is a
+    // defined failing function (full boost); Register.ring, a defined caller
+    // whose chunk spells `basket.subtotal()` and leads on BM25, gets the
+    // caller share, which must stay small enough for the definition to win.
     runtime: 'Swift (brace recognizer)',
-    rank: 1,
     trace: `Fatal error: Index out of range
 Thread 0 Crashed:
 0   libswiftCore.dylib            0x00000001a2b3c4d4 $ss18_fatalErrorMessage + 120
@@ -378,7 +374,7 @@ describe('pasted stack traces find the frame that failed (CLI, end to end)', () 
       const rank = results.findIndex(
         (x) => x.path === c.path && x.startLine <= c.line && c.line <= x.endLine,
       );
-      assert.equal(rank, c.rank ?? 0, r.stdout);
+      assert.equal(rank, 0, r.stdout);
     });
   }
 });
