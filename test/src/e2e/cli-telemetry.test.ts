@@ -28,6 +28,7 @@ process.on('exit', () => {
     total: loaded.length,
     telemetry: loaded.filter((u) => u.includes('/libs/telemetry/')).length,
     sdk: loaded.filter((u) => /@opentelemetry\\/(sdk-|exporter-)/.test(u)).length,
+    usearch: loaded.filter((u) => u.includes('/node_modules/usearch/')).length,
   }) + '\\n');
 });
 `;
@@ -102,12 +103,16 @@ describe('CLI traces (end to end)', () => {
         total: number;
         telemetry: number;
         sdk: number;
+        usearch: number;
       };
     };
     const off = await loads(withoutOtel());
     assert.ok(off.total > 100, 'the hook saw the CLI load');
     assert.equal(off.telemetry, 0);
     assert.equal(off.sdk, 0);
+    // Nor the HNSW library (a native addon, ~15 ms of cold start): a keyword
+    // index has no graph to search.
+    assert.equal(off.usearch, 0);
     // The same hook does see them once tracing is asked for.
     const on = await loads({ ...withoutOtel(), OTEL_TRACES_EXPORTER: 'console' });
     assert.ok(on.telemetry > 0 && on.sdk > 0, JSON.stringify(on));

@@ -26,10 +26,11 @@
  * writer leaves their mapping intact.
  */
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import usearch from 'usearch';
+import type usearchTypes from 'usearch';
 import type { VectorGeneration } from './schema.js';
+import { usearch } from './usearch-module.js';
 
-type UsearchIndex = InstanceType<typeof usearch.Index>;
+type UsearchIndex = InstanceType<typeof usearchTypes.Index>;
 /** The graph a search runs on. */
 export type HnswIndex = UsearchIndex;
 
@@ -106,10 +107,10 @@ export class HnswCache {
   }
 
   private newIndex(): UsearchIndex {
-    return new usearch.Index({
+    return new (usearch().Index)({
       dimensions: this.dimensions,
-      metric: usearch.MetricKind.Cos,
-      quantization: usearch.ScalarKind.F32,
+      metric: usearch().MetricKind.Cos,
+      quantization: usearch().ScalarKind.F32,
       connectivity: this.opts.connectivity,
       expansion_add: this.opts.expansionAdd,
       expansion_search: this.opts.expansionSearch,

@@ -5,12 +5,12 @@
  * once the transaction commits.
  */
 import { CodesiftError } from '@codesift/core';
-import usearch from 'usearch';
 import type { VectorHit, VectorQuery, VectorRecord } from '../ports.js';
 import { HnswCache, type HnswIndex, type HnswOptions, type VectorChanges } from './hnsw-cache.js';
 import { type FilteredRows, RowCatalog } from './row-catalog.js';
 import { readVectorGeneration, type VectorGeneration } from './schema.js';
 import { countRows, filterSql, type SqliteContext, sqlList } from './sql.js';
+import { usearch } from './usearch-module.js';
 import { readVectors } from './vec0-reader.js';
 
 /** sqlite-vec refuses k above this. */
@@ -350,12 +350,12 @@ export class VectorStore {
       offset: rows.offsets[i]!,
     }));
     // The graph's own distance function, so both paths rank alike.
-    const found = usearch.exactSearch(
+    const found = usearch().exactSearch(
       data,
       vector,
       dims,
       Math.min(rows.seqs.length, limit + EXACT_TIE_MARGIN),
-      usearch.MetricKind.Cos,
+      usearch().MetricKind.Cos,
       1,
     ) as { keys: BigUint64Array; distances: Float32Array };
     const scored: Scored[] = [];
