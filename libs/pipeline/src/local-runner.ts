@@ -287,16 +287,6 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
         failures.push({ path: file.path, reason: prepared.reason });
         if (previous) toRemove.push(file.path);
         done();
-      } else if (batcher) {
-        if (prepared.noAst !== undefined) noAst.add(file.path, file.language, prepared.noAst);
-        if (prepared.structural !== undefined) {
-          structural.add(file.path, file.language, prepared.structural);
-        }
-        addRedactionCounts(secretsRedacted, staged.secretsRedacted);
-        tally.add(prepared.contexts);
-        const item = { commit: prepared.commit, isNew: !previous };
-        await batcher.add(item, prepared.commit.chunks.map(embeddingText));
-        drainReady();
       } else {
         if (prepared.noAst !== undefined) noAst.add(file.path, file.language, prepared.noAst);
         if (prepared.structural !== undefined) {
@@ -304,7 +294,13 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
         }
         addRedactionCounts(secretsRedacted, staged.secretsRedacted);
         tally.add(prepared.contexts);
-        accept(prepared.commit, !previous);
+        if (batcher) {
+          const item = { commit: prepared.commit, isNew: !previous };
+          await batcher.add(item, prepared.commit.chunks.map(embeddingText));
+          drainReady();
+        } else {
+          accept(prepared.commit, !previous);
+        }
       }
     }
     if (batcher) {
