@@ -137,36 +137,22 @@ export function definitionPathWords(query: string): string[] {
  * `self.reset_all`) its shorter tails, since symbol tables hold
  * `OnInitialize`, not the caller's spelling; a one-word tail only when it is
  * code-shaped or a type name (`OnInitialize`, `reset_all`, `Vec`, not `call`).
+ *
+ * `anyHead`: the tails whatever the head's case, for a trace's failing
+ * function: a runtime prints namespaces and packages
+ * (`Shop.Billing.InvoiceCalculator.Total`, `com.acme.Cart.add`) that a
+ * symbol table may not hold.
  */
-export function lookupNames(identifier: string): string[] {
+export function lookupNames(identifier: string, { anyHead = false } = {}): string[] {
   const parts = identifier.replaceAll('::', '.').split('.');
   const names = [parts.join('.')];
-  if (parts.length > 1 && /^\p{Ll}/u.test(parts[0]!)) {
+  if (parts.length > 1 && (anyHead || /^\p{Ll}/u.test(parts[0]!))) {
     for (let i = 1; i < parts.length; i++) {
       const tail = parts.slice(i);
       // A lone common word (`block.call` -> `call`, `rack.version` -> `version`) names
       // every middleware's `call`: only a distinctive tail is looked up.
       if (tail.length > 1 || /^\p{Lu}|[\p{Ll}\p{N}]\p{Lu}|[_$]/u.test(tail[0]!))
         names.push(tail.join('.'));
-    }
-  }
-  return names;
-}
-
-/**
- * Names to look a trace's failing function up by: its whole symbol path,
- * then each shorter tail whatever its head's case, since a runtime prints
- * namespaces and packages (`Shop.Billing.InvoiceCalculator.Total`,
- * `com.acme.Cart.add`) that a symbol table may not hold; a one-word tail only
- * when it is distinctive, as in lookupNames.
- */
-export function frameLookupNames(fn: string): string[] {
-  const parts = fn.replaceAll('::', '.').split('.');
-  const names: string[] = [];
-  for (let i = 0; i < parts.length; i++) {
-    const tail = parts.slice(i);
-    if (tail.length > 1 || i === 0 || /^\p{Lu}|[\p{Ll}\p{N}]\p{Lu}|[_$]/u.test(tail[0]!)) {
-      names.push(tail.join('.'));
     }
   }
   return names;

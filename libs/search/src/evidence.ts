@@ -9,7 +9,6 @@ import { errorMessage } from '@codesift/core';
 import type { KeywordHit } from '@codesift/stores';
 import {
   type Definition,
-  frameLookupNames,
   holdsDefinition,
   lookupNames,
   preferBodies,
@@ -100,7 +99,7 @@ async function lookupDefinitions(
     // allows; a trace's failing function is a symbol path, not prose: all its tails.
     const names =
       id === failingFunction
-        ? frameLookupNames(id)
+        ? lookupNames(id, { anyHead: true })
         : lookupNames(id).slice(0, tails ? undefined : 1);
     for (const name of names) {
       const needle = name.toLowerCase();
