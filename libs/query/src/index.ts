@@ -14,5 +14,10 @@ export type { ParsedQuery, PhraseNode, QueryFilters, TermNode, TraceNode } from 
 export { DEFAULT_SYNONYMS } from './expand/default-synonyms.js';
 export { type ExpandedTerm, type ExpansionSource, expandForKeywords } from './expand/expand.js';
 export { mergeSynonymTables, type SynonymMergeMode, type SynonymTable } from './expand/synonyms.js';
-export { type Focus, inferFocus, LONG_REPORT_CHARS } from './focus/infer-focus.js';
+export {
+  type Focus,
+  inferFocus,
+  LONG_REPORT_CHARS,
+  reportLeadEnd,
+} from './focus/infer-focus.js';
 export { IDENTIFIER_SHAPES } from './parse/shape.js';

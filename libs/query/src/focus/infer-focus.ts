@@ -197,6 +197,17 @@ function mergeSpans(spans: BoilerplateBlock[]): BoilerplateBlock[] {
   return out;
 }
 
+/**
+ * Where a long pasted report's lead line ends (LONG_REPORT_CHARS or more,
+ * several lines): the offset of its first line break after text. Infinity
+ * for a short or one-line query, all of which is lead.
+ */
+export function reportLeadEnd(input: string): number {
+  if (input.length < LONG_REPORT_CHARS || input.trim() === '') return Number.POSITIVE_INFINITY;
+  const firstBreak = input.indexOf('\n', input.search(/\S/));
+  return firstBreak === -1 ? Number.POSITIVE_INFINITY : firstBreak;
+}
+
 /** Infers the focus of a parsed query (see the module comment for the rules). */
 export function inferFocus(query: ParsedQuery, options: InferFocusOptions = {}): FocusResult {
   if (query.terms.length === 0) return { focus: 'all', reason: 'empty query' };
@@ -207,8 +218,7 @@ export function inferFocus(query: ParsedQuery, options: InferFocusOptions = {}):
     const input = query.input;
     const pasted = mergeSpans([...findBoilerplate(input), ...pastedSpans(input)]);
     if (pasted.length > 0) userTerms = userTerms.filter((t) => !insideBoilerplate(pasted, t.start));
-    const firstBreak = input.trim() === '' ? -1 : input.indexOf('\n', input.search(/\S/));
-    if (input.length >= LONG_REPORT_CHARS && firstBreak !== -1) leadEnd = firstBreak;
+    leadEnd = reportLeadEnd(input);
   }
   const words: string[] = [];
   const inLead: boolean[] = [];

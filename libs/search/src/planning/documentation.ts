@@ -18,7 +18,7 @@
  *   question it is out of focus like a test (x 0.5 by default), unless the
  *   query asks for docs or for examples.
  */
-import { LONG_REPORT_CHARS, type ParsedQuery } from '@codesift/query';
+import { type ParsedQuery, reportLeadEnd } from '@codesift/query';
 
 /** Changelogs are read by people choosing a version, not by someone looking for code. */
 export const CHANGELOG_MULTIPLIER = 0.2;
@@ -112,12 +112,7 @@ export function inDocTree(path: string): boolean {
  * not ask for the repository's examples.
  */
 function cueTerms(parsed: ParsedQuery, reports: boolean): ParsedQuery['terms'] {
-  const input = parsed.input;
-  let leadEnd = Number.POSITIVE_INFINITY;
-  if (reports && input.length >= LONG_REPORT_CHARS) {
-    const firstBreak = input.indexOf('\n', Math.max(0, input.search(/\S/)));
-    if (firstBreak !== -1) leadEnd = firstBreak;
-  }
+  const leadEnd = reports ? reportLeadEnd(parsed.input) : Number.POSITIVE_INFINITY;
   return parsed.terms.filter((t) => t.trace === undefined && t.start < leadEnd);
 }
 
