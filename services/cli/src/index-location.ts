@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { accessSync, constants, existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_INDEX_DIR, INDEX_FILE } from '@codesift/core';
+import { defaultIndexPath } from '@codesift/stores';
 import type { CliIO } from './io.js';
 import { userCacheDir } from './user-cache-dir.js';
 
@@ -35,7 +36,7 @@ export function cachedIndexPath(root: string, env: NodeJS.ProcessEnv): string {
 
 /** The index of `root` that exists: `<root>/.codesift/index.db` first, else its user-cache index; null when neither. */
 export function existingIndexOf(root: string, env: NodeJS.ProcessEnv): string | null {
-  const inTree = path.join(path.resolve(root), DEFAULT_INDEX_DIR, INDEX_FILE);
+  const inTree = defaultIndexPath(root);
   if (existsSync(inTree)) return inTree;
   const cached = cachedIndexPath(root, env);
   return existsSync(cached) ? cached : null;
@@ -57,13 +58,17 @@ export interface IndexPlace {
  * a shared system directory), where it goes to the user cache instead.
  */
 export function indexPlaceFor(root: string, env: NodeJS.ProcessEnv): IndexPlace {
-  const inTree = path.join(path.resolve(root), DEFAULT_INDEX_DIR, INDEX_FILE);
-  if (existsSync(inTree)) return { indexPath: inTree, inCacheBecause: null };
-  const cached = cachedIndexPath(root, env);
-  if (existsSync(cached)) return { indexPath: cached, inCacheBecause: 'it was built there' };
+  const inTree = defaultIndexPath(root);
+  const existing = existingIndexOf(root, env);
+  if (existing) {
+    return {
+      indexPath: existing,
+      inCacheBecause: existing === inTree ? null : 'it was built there',
+    };
+  }
   const blocked = whyNotWritable(path.dirname(inTree));
   return blocked
-    ? { indexPath: cached, inCacheBecause: blocked }
+    ? { indexPath: cachedIndexPath(root, env), inCacheBecause: blocked }
     : { indexPath: inTree, inCacheBecause: null };
 }
 
