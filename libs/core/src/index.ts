@@ -47,3 +47,4 @@ export type {
   SymbolInfo,
   UnitKind,
 } from './types.js';
+export { fromWire, toWire, type WireError } from './wire-error.js';

@@ -1,3 +1,4 @@
+export { fromWire, toWire, type WireError } from '@codesift/core';
 export { localEngineFactory } from './local-factory.js';
 export {
   defaultSearchThreads,
@@ -6,4 +7,4 @@ export {
   workerEnv,
 } from './local-pool.js';
 export { type EnginePool, type EnginePoolOptions, openEnginePool } from './pool.js';
-export { type EngineFactory, fromWire, toWire, type WireError } from './protocol.js';
+export type { EngineFactory } from './protocol.js';

@@ -20,16 +20,10 @@
  * open. Kept as written: with those added back the code would not be smaller.
  */
 import { Worker } from 'node:worker_threads';
-import { CodesiftError, errorMessage } from '@codesift/core';
+import { CodesiftError, errorMessage, fromWire } from '@codesift/core';
 import type { SearchEngine, SearchRequest, SearchResponse } from '@codesift/search';
 import { telemetryForThreads, traceparentFromContext } from '@codesift/telemetry';
-import {
-  type EngineFactory,
-  type FromWorker,
-  fromWire,
-  type ToWorker,
-  type WorkerInit,
-} from './protocol.js';
+import type { EngineFactory, FromWorker, ToWorker, WorkerInit } from './protocol.js';
 
 export interface EnginePoolOptions {
   /** Opens each worker's engine. */

@@ -1,6 +1,6 @@
 // Messages between the pool (main thread) and its search workers. Plain
 // data only: they cross threads by structured clone.
-import { CodesiftError, type ErrorCode } from '@codesift/core';
+import type { WireError } from '@codesift/core';
 import type { SearchRequest, SearchResponse } from '@codesift/search';
 import type { TelemetryOptions, TraceHeaders } from '@codesift/telemetry';
 
@@ -40,43 +40,9 @@ export type ToWorker =
   | { type: 'cancel'; id: number }
   | { type: 'close' };
 
-export interface WireError {
-  name: string;
-  message: string;
-  code?: string;
-  hint?: string;
-}
-
 export type FromWorker =
   | { type: 'ready' }
   | { type: 'open-failed'; error: WireError }
   | { type: 'result'; id: number; response: SearchResponse }
   | { type: 'failed'; id: number; error: WireError }
   | { type: 'closed' };
-
-export function toWire(err: unknown): WireError {
-  if (err instanceof CodesiftError) {
-    return {
-      name: err.name,
-      message: err.message,
-      code: err.code,
-      ...(err.hint === undefined ? {} : { hint: err.hint }),
-    };
-  }
-  if (err instanceof Error) return { name: err.name, message: err.message };
-  return { name: 'Error', message: String(err) };
-}
-
-/**
- * Rebuilds what the worker threw, keeping what callers branch on: a
- * CodesiftError's code and hint, and the TimeoutError/AbortError names the
- * gRPC layer maps to DEADLINE_EXCEEDED/CANCELLED.
- */
-export function fromWire(w: WireError): Error {
-  if (w.code !== undefined) {
-    return new CodesiftError(w.code as ErrorCode, w.message, w.hint ? { hint: w.hint } : undefined);
-  }
-  const err = new Error(w.message);
-  err.name = w.name;
-  return err;
-}

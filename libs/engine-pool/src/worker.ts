@@ -2,15 +2,10 @@
 // model session and vector index) and answers the pool's search requests.
 // Searches run concurrently inside the worker too, as on the main thread.
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
+import { toWire } from '@codesift/core';
 import type { SearchEngine } from '@codesift/search';
 import { startTelemetry, type Telemetry, withRemoteParent } from '@codesift/telemetry';
-import {
-  type EngineFactory,
-  type FromWorker,
-  type ToWorker,
-  toWire,
-  type WorkerInit,
-} from './protocol.js';
+import type { EngineFactory, FromWorker, ToWorker, WorkerInit } from './protocol.js';
 
 if (!parentPort) throw new Error('engine-pool worker must run in a worker thread');
 const port: MessagePort = parentPort;

@@ -1,4 +1,4 @@
-import { CodesiftError, type ErrorCode, isCodesiftError } from '@codesift/core';
+import type { WireError } from '@codesift/core';
 
 /** Messages between the main thread and the embedding worker (embed-worker.ts). */
 
@@ -18,33 +18,3 @@ export type FromEmbedWorker =
   | { type: 'load-failed'; error: WireError }
   | { type: 'vectors'; id: number; vectors: Float32Array[] }
   | { type: 'embed-failed'; id: number; error: WireError };
-
-/** An error as it crosses the thread boundary: CodesiftError's code and hint survive. */
-export interface WireError {
-  name: string;
-  message: string;
-  code?: ErrorCode;
-  hint?: string;
-}
-
-export function toWire(err: unknown): WireError {
-  if (isCodesiftError(err)) {
-    return {
-      name: err.name,
-      message: err.message,
-      code: err.code,
-      ...(err.hint ? { hint: err.hint } : {}),
-    };
-  }
-  if (err instanceof Error) return { name: err.name, message: err.message };
-  return { name: 'Error', message: String(err) };
-}
-
-export function fromWire(wire: WireError): Error {
-  if (wire.code) {
-    return new CodesiftError(wire.code, wire.message, wire.hint ? { hint: wire.hint } : undefined);
-  }
-  const err = new Error(wire.message);
-  err.name = wire.name;
-  return err;
-}

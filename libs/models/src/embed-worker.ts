@@ -4,13 +4,9 @@
  * in onnxruntime-node) never block the main thread's event loop.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { toWire } from '@codesift/core';
 import { createBuiltinEmbedder } from './builtin-embedder.js';
-import {
-  type EmbedWorkerInit,
-  type FromEmbedWorker,
-  type ToEmbedWorker,
-  toWire,
-} from './embed-protocol.js';
+import type { EmbedWorkerInit, FromEmbedWorker, ToEmbedWorker } from './embed-protocol.js';
 import type { Embedder } from './embedder.js';
 
 if (!parentPort) throw new Error('embed-worker.js must run as a worker thread');

@@ -3,9 +3,7 @@ import { execFile } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { CodesiftError } from '@codesift/core';
 import { createBuiltinEmbedder } from './builtin-embedder.js';
-import { fromWire, toWire } from './embed-protocol.js';
 import type { Embedder } from './embedder.js';
 
 const run = promisify(execFile);
@@ -144,16 +142,3 @@ for (const closes of [true, false]) {
     assert.ok(closeMs! < 5_000, `close() took ${closeMs} ms`);
   });
 }
-
-test('load errors keep their code and hint across the thread boundary', () => {
-  const err = fromWire(
-    toWire(new CodesiftError('MODEL_UNAVAILABLE', 'no model', { hint: 'rebuild it' })),
-  );
-  assert.ok(err instanceof CodesiftError);
-  assert.equal(err.code, 'MODEL_UNAVAILABLE');
-  assert.equal(err.hint, 'rebuild it');
-  assert.equal(err.message, 'no model');
-  const plain = fromWire(toWire(new TypeError('bad input')));
-  assert.equal(plain.name, 'TypeError');
-  assert.ok(!(plain instanceof CodesiftError));
-});

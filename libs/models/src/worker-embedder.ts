@@ -1,11 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import { CodesiftError, errorMessage } from '@codesift/core';
-import {
-  type EmbedWorkerInit,
-  type FromEmbedWorker,
-  fromWire,
-  type ToEmbedWorker,
-} from './embed-protocol.js';
+import { CodesiftError, errorMessage, fromWire } from '@codesift/core';
+import type { EmbedWorkerInit, FromEmbedWorker, ToEmbedWorker } from './embed-protocol.js';
 import type { EmbedOptions } from './embedder.js';
 import type { PoolMember } from './embedder-pool.js';
 
