@@ -96,7 +96,7 @@ Indexes a directory into a local index (default <dir>/.codesift/). A second
 run only re-processes files that changed, and removes deleted ones.
 When <dir> is read-only to you, the index goes to the user cache instead
 ($CODESIFT_CACHE_DIR, else $XDG_CACHE_HOME/codesift or ~/.cache/codesift on
-Linux, ~/Library/Caches/codesift on macOS, %LOCALAPPDATA%codesiftCache on
+Linux, ~/Library/Caches/codesift on macOS, %LOCALAPPDATA%\\codesift\\Cache on
 Windows), under indexes/<name>-<hash of its real path>/; search, serve, mcp
 and watch find it there.
 --rebuild writes a new index file beside the old one and swaps it in when

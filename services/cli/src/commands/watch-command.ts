@@ -25,7 +25,7 @@ const OPTIONS = {
   index: {
     type: 'string',
     value: '<path>',
-    help: 'index directory or .db file (default <dir>/.codesift)',
+    help: 'index directory or .db file (default <dir>/.codesift, or the user cache when <dir> is read-only)',
   },
   'no-vectors': { type: 'boolean', help: 'keyword index only (no embedding model)' },
   ignore: {
