@@ -70,3 +70,14 @@ test('a pool of two model workers gives the in-thread vectors', async () => {
     await Promise.all([pool.close(), inThread.close()]);
   }
 });
+
+test('the pool runs as many batches at once as its members together, so a caller can keep each busy', async () => {
+  assert.equal(new EmbedderPool([fakeMember(1), fakeMember(2)]).concurrency, 2);
+  const built = await createBuiltinEmbedder({ threads: 2 });
+  try {
+    // Two single-threaded workers, each with a batch running and one queued.
+    assert.equal(built.concurrency, 4);
+  } finally {
+    await built.close();
+  }
+});

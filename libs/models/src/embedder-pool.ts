@@ -20,6 +20,8 @@ export class EmbedderPool implements Embedder {
   readonly name: string;
   readonly dimensions: number;
   readonly maxBatch: number;
+  /** Every member busy, each with its own batches in flight. */
+  readonly concurrency: number;
 
   constructor(private readonly members: PoolMember[]) {
     const first = members[0];
@@ -27,6 +29,7 @@ export class EmbedderPool implements Embedder {
     this.name = first.name;
     this.dimensions = first.dimensions;
     this.maxBatch = first.maxBatch;
+    this.concurrency = members.reduce((n, m) => n + (m.concurrency ?? 1), 0);
   }
 
   embed(texts: string[], options?: EmbedOptions): Promise<Float32Array[]> {

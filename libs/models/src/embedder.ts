@@ -5,6 +5,12 @@ export interface Embedder {
   readonly dimensions: number;
   /** Preferred number of texts per embed() call. */
   readonly maxBatch: number;
+  /**
+   * Batches it works on at once, when it runs them apart from the caller's
+   * thread (the built-in model's worker threads): a caller that keeps this
+   * many in flight keeps every worker busy. Absent: the caller's own choice.
+   */
+  readonly concurrency?: number;
   embed(texts: string[], options?: EmbedOptions): Promise<Float32Array[]>;
   close(): Promise<void>;
 }

@@ -74,6 +74,8 @@ export function startWorkerEmbedder(
 }
 
 class WorkerEmbedder implements PoolMember {
+  /** One batch embedding and one ready behind it (OUTSTANDING_BATCHES). */
+  readonly concurrency = OUTSTANDING_BATCHES;
   private nextId = 1;
   private readonly posted = new Map<number, Request>();
   private readonly waiting: Request[] = [];

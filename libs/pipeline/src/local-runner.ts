@@ -92,10 +92,10 @@ export interface IndexOptions {
 export { defaultIndexPath } from '@codesift/stores';
 
 /**
- * Embedding batches handed to the embedder at once: the built-in model runs
- * in worker threads, and a batch queued behind each running one lets a
- * worker go on without waiting for this thread, busy chunking, to hand it
- * over. Four cover two workers.
+ * Embedding batches handed to an embedder that does not say how many it
+ * works on at once (Embedder.concurrency; the built-in model's workers say:
+ * a batch running and one queued behind it each, so a worker goes on
+ * without waiting for this thread, busy chunking, to hand it over).
  */
 const EMBED_BATCHES_IN_FLIGHT = 4;
 
@@ -233,7 +233,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
       ? new EmbedBatcher<{ commit: FileCommit; isNew: boolean }>(
           (texts) => embedder.embed(texts, { signal }),
           embedder.maxBatch,
-          EMBED_BATCHES_IN_FLIGHT,
+          embedder.concurrency ?? EMBED_BATCHES_IN_FLIGHT,
         )
       : null;
     const drainReady = () => {
