@@ -8,6 +8,7 @@ import type { Chunk } from '@codesift/core';
 import { errorMessage } from '@codesift/core';
 import type { KeywordHit } from '@codesift/stores';
 import {
+  type ChunkRange,
   type Definition,
   holdsDefinition,
   lookupNames,
@@ -60,13 +61,8 @@ export async function gatherEvidence(
       degraded.push(`definitions: ${errorMessage(err)}`);
     }
   }
-  const definitions = await holdingDefinitions(index, fused.candidates, defs, fused.keywordById);
-  const callerDefinitions = await holdingDefinitions(
-    index,
-    fused.candidates,
-    callerDefs,
-    fused.keywordById,
-  );
+  const [definitions = new Set<string>(), callerDefinitions = new Set<string>()] =
+    await holdingDefinitions(index, fused.candidates, [defs, callerDefs], fused.keywordById);
   for (const id of definitions) callerDefinitions.delete(id);
   const chunks = new Map<string, Chunk>();
   const contents = new Map<string, string>();
@@ -122,30 +118,33 @@ async function lookupDefinitions(
   return defs;
 }
 
-/** Ids of candidates that hold one of the definitions. */
+/**
+ * For each group of definitions, the ids of the candidates holding one of
+ * them. Vector hits carry no line range: the candidates in a defining file
+ * of any group are read once, together.
+ */
 async function holdingDefinitions(
   index: SearchIndex,
   candidates: readonly { id: string; path: string }[],
-  defs: readonly Definition[],
+  groups: readonly (readonly Definition[])[],
   keywordById: ReadonlyMap<string, KeywordHit>,
-): Promise<Set<string>> {
-  const defPaths = new Set(defs.map((d) => d.path));
-  const out = new Set<string>();
-  // Vector hits carry no line range; read it for the few candidates in a defining file.
+): Promise<Set<string>[]> {
+  const defPaths = new Set(groups.flatMap((defs) => defs.map((d) => d.path)));
+  const out = groups.map(() => new Set<string>());
+  const sort = (id: string, range: ChunkRange) => {
+    groups.forEach((defs, i) => {
+      if (holdsDefinition(range, defs)) out[i]!.add(id);
+    });
+  };
   const unknown: string[] = [];
   for (const f of candidates) {
     if (!defPaths.has(f.path)) continue;
     const k = keywordById.get(f.id);
-    if (k) {
-      if (holdsDefinition(k, defs)) out.add(f.id);
-    } else {
-      unknown.push(f.id);
-    }
+    if (k) sort(f.id, k);
+    else unknown.push(f.id);
   }
   if (unknown.length > 0) {
-    for (const c of await index.chunks.get(unknown)) {
-      if (holdsDefinition(c, defs)) out.add(c.id);
-    }
+    for (const c of await index.chunks.get(unknown)) sort(c.id, c);
   }
   return out;
 }
