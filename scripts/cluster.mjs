@@ -31,6 +31,7 @@ import {
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { natsAuthFromEnv } from '@codesift/bus';
 import { resolveServerAuth, scanRootsFromEnv } from '@codesift/core';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -72,7 +73,8 @@ Options:
 
 NATS requires a user and password even on loopback, where any local user
 could otherwise queue jobs, forge the writer's batches or delete the streams:
-$NATS_USER and $NATS_PASSWORD when both are set, else a generated password.
+$NATS_USER and $NATS_PASSWORD when both are set, else a generated password
+($NATS_TOKEN is refused: the server is configured with a user).
 Either way they are written to <dir>/nats.env (mode 0600) for
 \`codesift index --remote\` and other NATS clients.
 
@@ -155,6 +157,8 @@ const scanRoots =
     : scanRootsFromEnv({ CODESIFT_SCAN_ROOTS: envVar('CODESIFT_SCAN_ROOTS') }, process.cwd());
 
 const natsAuth = natsCredentials();
+/** What every process of the cluster, NATS itself included, reads its credentials from. */
+const natsClientEnv = { NATS_USER: natsAuth.user, NATS_PASSWORD: natsAuth.password };
 
 const dir = path.resolve(args.dir);
 const logDir = path.join(dir, 'logs');
@@ -177,18 +181,27 @@ chmodSync(natsEnvFile, 0o600);
  * batches, delete the streams.
  */
 function natsCredentials() {
-  if (envVar('NATS_TOKEN')) {
+  // The clients' own reading of the variables (they go together, a token or a user):
+  // what the cluster's processes will do with them.
+  let auth;
+  try {
+    auth = natsAuthFromEnv({
+      NATS_USER: envVar('NATS_USER'),
+      NATS_PASSWORD: envVar('NATS_PASSWORD'),
+      NATS_TOKEN: envVar('NATS_TOKEN'),
+    });
+  } catch (err) {
+    usage(err.message);
+  }
+  if (auth.token !== undefined) {
     usage(
       'the development cluster authenticates NATS with NATS_USER/NATS_PASSWORD; unset NATS_TOKEN',
     );
   }
-  const user = envVar('NATS_USER');
-  const password = envVar('NATS_PASSWORD');
-  if (user || password) {
-    if (!(user && password)) usage('NATS_USER and NATS_PASSWORD go together (or set neither)');
+  if (auth.user !== undefined) {
     for (const [name, value] of [
-      ['NATS_USER', user],
-      ['NATS_PASSWORD', password],
+      ['NATS_USER', auth.user],
+      ['NATS_PASSWORD', auth.pass],
     ]) {
       if (!natsConfigString(value)) {
         usage(
@@ -196,7 +209,7 @@ function natsCredentials() {
         );
       }
     }
-    return { user, password };
+    return { user: auth.user, password: auth.pass };
   }
   // A letter first: hex alone can begin like a number (`1e5...`), which nats-server's
   // config parser reads as one.
@@ -206,10 +219,6 @@ function natsCredentials() {
 /** True for a value nats-server's config parser reads back as this very string. */
 function natsConfigString(value) {
   return /^[A-Za-z][A-Za-z0-9._~-]*$/.test(value) && !/^(true|false|yes|no|on|off)$/i.test(value);
-}
-
-function natsClientEnv() {
-  return { NATS_USER: natsAuth.user, NATS_PASSWORD: natsAuth.password };
 }
 
 /** A variable of this script's own environment (not a build input). */
@@ -372,7 +381,7 @@ async function main() {
       path.join(dir, 'nats'),
     ],
     // Read by nats-auth.conf's `authorization` ($NATS_USER, $NATS_PASSWORD).
-    natsClientEnv(),
+    natsClientEnv,
     (out) => /Server is ready/.test(out),
   );
   await nats.up;
@@ -380,7 +389,7 @@ async function main() {
 
   const workerEnv = {
     NATS_URL: natsUrl,
-    ...natsClientEnv(),
+    ...natsClientEnv,
     CODESIFT_INDEX: indexPath,
     CODESIFT_EMBEDDER: args.embedder,
     // The scanner and the query service check index roots against the same list.
@@ -403,7 +412,7 @@ async function main() {
   // vectors are hashes no query could match: it searches by keyword then.
   const queryEnv = {
     NATS_URL: natsUrl,
-    ...natsClientEnv(),
+    ...natsClientEnv,
     CODESIFT_INDEX: indexPath,
     CODESIFT_GRPC_HOST: '127.0.0.1',
     CODESIFT_GRPC_PORT: String(grpcPort),
