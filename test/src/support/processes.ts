@@ -159,7 +159,7 @@ export interface DevCluster {
 }
 
 /** NAME=value lines, as `set -a; . file` reads them (no quoting needed for the cluster's). */
-export function readEnvFile(file: string): Record<string, string> {
+function readEnvFile(file: string): Record<string, string> {
   const env: Record<string, string> = {};
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     const m = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(line);

@@ -42,17 +42,24 @@ export const METRICS = {
  */
 export function imagePinProblem(image: string): string | undefined {
   if (/@sha256:[0-9a-f]{64}$/.test(image)) return undefined;
-  const tag = /:([^:/]+)$/.exec(image)?.[1];
+  const tag = tagOf(image);
   if (!tag) return `image ${image} has no tag`;
-  if (!/^v?\d+\.\d+\.\d+([-.+][\w.-]+)?$/.test(tag)) {
+  if (!VERSION_TAG.test(tag)) {
     return `image ${image} is not pinned to an exact version (tag ${tag})`;
   }
   return undefined;
 }
 
-/** The numeric x.y.z of an image tag (`v1.19.0`, `0.9.0-rocm`), or undefined. */
-export function imageVersion(image: string): [number, number, number] | undefined {
-  const m = /:v?(\d+)\.(\d+)\.(\d+)(?:[-.+][\w.-]*)?$/.exec(image);
+/** An exact version tag, its x.y.z captured: 1.2.3, v1.2.3, 2.10.24-alpine3.21. */
+const VERSION_TAG = /^v?(\d+)\.(\d+)\.(\d+)(?:[-.+][\w.-]+)?$/;
+
+function tagOf(image: string): string | undefined {
+  return /:([^:/]+)$/.exec(image)?.[1];
+}
+
+/** The numeric x.y.z of an image's exact version tag (`v1.19.0`, `0.9.0-rocm`), or undefined. */
+function imageVersion(image: string): [number, number, number] | undefined {
+  const m = VERSION_TAG.exec(tagOf(image) ?? '');
   return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : undefined;
 }
 
