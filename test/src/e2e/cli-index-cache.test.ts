@@ -3,10 +3,9 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type CliUser, cliBin, runCli } from '../support/cli.js';
+import { connectStdio } from '../support/mcp-stdio.js';
 import { writeTree } from '../support/tree.js';
 
 /**
@@ -89,30 +88,30 @@ describe('codesift index on a read-only repository (CLI, end to end)', () => {
 
     // codesift mcp started in the tree, as an agent's client starts it, serves that index.
     const argv = [cliBin, 'mcp', '--keyword-only', '--no-watch'];
-    const transport = new StdioClientTransport({
-      // StdioClientTransport cannot switch users itself; setpriv (util-linux) does.
-      ...(user
-        ? {
-            command: 'setpriv',
-            args: [
-              `--reuid=${user.uid}`,
-              `--regid=${user.gid}`,
-              '--clear-groups',
-              process.execPath,
-              ...argv,
-            ],
-          }
-        : { command: process.execPath, args: argv }),
-      cwd: repo,
-      env: {
-        ...(process.env as Record<string, string>),
-        ...(env as Record<string, string>),
-        NO_COLOR: '1',
+    const { client } = await connectStdio(
+      {
+        // StdioClientTransport cannot switch users itself; setpriv (util-linux) does.
+        ...(user
+          ? {
+              command: 'setpriv',
+              args: [
+                `--reuid=${user.uid}`,
+                `--regid=${user.gid}`,
+                '--clear-groups',
+                process.execPath,
+                ...argv,
+              ],
+            }
+          : { command: process.execPath, args: argv }),
+        cwd: repo,
+        env: {
+          ...(process.env as Record<string, string>),
+          ...(env as Record<string, string>),
+          NO_COLOR: '1',
+        },
       },
-      stderr: 'pipe',
-    });
-    const client = new Client({ name: 'e2e-index-cache', version: '0.0.0' });
-    await client.connect(transport);
+      'e2e-index-cache',
+    );
     try {
       const r = (await client.callTool({
         name: 'search_code',
