@@ -7,7 +7,7 @@ import {
   type GrammarCacheOptions,
   initTreeSitter,
 } from './grammars.js';
-import { braceLanguage, languageSpec, withoutGrammar } from './languages/index.js';
+import { braceLanguage, languageSpec } from './languages/index.js';
 import { SourceLines } from './lines.js';
 import { findHeadings, markdownPieces } from './markdown.js';
 import type { Limits, Piece } from './pieces.js';
@@ -44,9 +44,8 @@ export interface ChunkResult {
   symbols: SymbolInfo[];
   /**
    * Set when the file's language should have AST chunks but got line windows
-   * (kind 'window', no symbols): its grammar failed to load, it has no
-   * usable grammar at all (WITHOUT_GRAMMAR), or the brace recognizer that
-   * stands in for one failed on it. Says why, for the index summary.
+   * (kind 'window', no symbols): its grammar failed to load, or the brace
+   * recognizer that stands in for a missing one failed on it. Says why, for the index summary.
    */
   noAst?: string;
   /**
@@ -200,8 +199,7 @@ class TreeSitterChunker implements Chunker {
           structural: `${STRUCTURAL_NOTE}: ${braces.reason}`,
         };
       }
-      const why = withoutGrammar(language);
-      return why === undefined ? windows() : { ...windows(), noAst: why };
+      return windows();
     }
     const grammar = this.grammars.get(language);
     if (!grammar) return { ...windows(), noAst: this.grammars.failure(language) ?? 'no grammar' };

@@ -1,4 +1,3 @@
 export type { Chunker, ChunkerOptions, ChunkInput, ChunkResult } from './chunker.js';
 export { createChunker } from './chunker.js';
 export type { GrammarCacheOptions } from './grammars.js';
-export { WITHOUT_GRAMMAR } from './languages/index.js';

@@ -23,8 +23,8 @@ export { CONTAINER_KINDS, MEMBER_PARENT_KINDS } from './spec.js';
  * Every language with structural chunking, by the language id
  * `detectLanguage` (@codesift/analysis) gives its files. Adding a language
  * is one entry here, its extensions there, and a fixture test beside it.
- * A language that is detected but has no usable grammar goes in
- * WITHOUT_GRAMMAR instead, with the reason.
+ * A brace language that has no usable grammar goes in BRACE_LANGUAGES
+ * instead (its keywords and comment and string syntax).
  */
 const SPECS: Readonly<Record<string, LanguageSpec>> = {
   typescript,
@@ -70,19 +70,4 @@ const BRACE_LANGUAGES: Readonly<Record<string, BraceLanguage>> = {
 /** The brace recognizer's table for a language without a grammar, or undefined. */
 export function braceLanguage(language: string): BraceLanguage | undefined {
   return Object.hasOwn(BRACE_LANGUAGES, language) ? BRACE_LANGUAGES[language] : undefined;
-}
-
-/**
- * Languages that are detected, indexed and searched but get line windows
- * instead of AST chunks, each with why. The reason is reported for every such
- * file (chunk results, `codesift index --json`), so the downgrade is never
- * silent. A brace language goes in BRACE_LANGUAGES instead, and gets chunks
- * and symbols from its keywords. Empty: every detected code language has one
- * or the other.
- */
-export const WITHOUT_GRAMMAR: Readonly<Record<string, string>> = {};
-
-/** Why a language without a structural spec gets no AST chunks, when it is one that should. */
-export function withoutGrammar(language: string): string | undefined {
-  return Object.hasOwn(WITHOUT_GRAMMAR, language) ? WITHOUT_GRAMMAR[language] : undefined;
 }
