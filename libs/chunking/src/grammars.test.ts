@@ -139,3 +139,20 @@ test('a warmed chunker chunks as a cold one, and warms only what it supports', a
   );
   assert.deepEqual(warm.chunkFile(sample), cold.chunkFile(sample));
 });
+
+test('a grammar that fails to load while warming is reported once and not loaded again by its first file', async () => {
+  const warnings: string[] = [];
+  const cache = new GrammarCache({
+    wasmPaths: { ruby: '/nonexistent/tree-sitter-ruby.wasm' },
+    warn: (m) => warnings.push(m),
+  });
+  try {
+    await cache.warm('ruby');
+    assert.equal(warnings.length, 1, warnings.join('\n'));
+    assert.match(cache.failure('ruby') ?? '', /ruby grammar \(tree-sitter-ruby\) failed to load/);
+    assert.equal(cache.get('ruby'), null);
+    assert.equal(warnings.length, 1, 'the failure is remembered, not met again');
+  } finally {
+    cache.delete();
+  }
+});

@@ -71,11 +71,7 @@ export class GrammarCache {
       try {
         grammar = loadGrammar(spec, this.options.wasmPaths?.[languageId]);
       } catch (err) {
-        const reason = `the ${languageId} grammar (${spec.grammar.pkg}) failed to load: ${errorMessage(err)}`;
-        this.failures.set(languageId, reason);
-        (this.options.warn ?? warnOnStderr)(
-          `warning: ${reason}; ${languageId} files get line windows without symbols`,
-        );
+        this.failed(languageId, spec, err);
       }
     }
     this.grammars.set(languageId, grammar);
@@ -91,27 +87,35 @@ export class GrammarCache {
    * Loads a language's grammar before its first file needs it, compiling
    * the .wasm asynchronously (V8 compiles off the main thread), so a process
    * that warms up at start stays responsive meanwhile. A no-op for a language
-   * already loaded or without a grammar. A grammar that fails here is left
-   * untried: the first file of its language loads it synchronously and
-   * reports the failure there, once, with its reason.
+   * already loaded or without a grammar. A grammar that fails here is
+   * reported as get() reports it, once, and not loaded again by its first file.
    */
   async warm(languageId: string): Promise<void> {
     if (this.grammars.has(languageId)) return;
     const spec = languageSpec(languageId);
     if (!spec) return;
-    let grammar: Grammar;
+    let grammar: Grammar | null = null;
     try {
       const file = wasmFile(spec, this.options.wasmPaths?.[languageId]);
       grammar = grammarFrom(spec, await Wasm.compile(await readFile(file)));
-    } catch {
-      return;
+    } catch (err) {
+      if (!this.grammars.has(languageId)) this.failed(languageId, spec, err);
     }
     if (this.grammars.has(languageId)) {
       // A file of that language was chunked meanwhile and loaded it: keep that one.
-      grammar.defsQuery.delete();
+      grammar?.defsQuery.delete();
       return;
     }
     this.grammars.set(languageId, grammar);
+  }
+
+  /** Records and warns, once per language, that its grammar failed to load. */
+  private failed(languageId: string, spec: LanguageSpec, err: unknown): void {
+    const reason = `the ${languageId} grammar (${spec.grammar.pkg}) failed to load: ${errorMessage(err)}`;
+    this.failures.set(languageId, reason);
+    (this.options.warn ?? warnOnStderr)(
+      `warning: ${reason}; ${languageId} files get line windows without symbols`,
+    );
   }
 
   /** Language ids whose grammar has been loaded (or tried), in order. */
