@@ -70,9 +70,8 @@ export async function minEvidenceStep(
   judging: EvidenceJudging,
 ): Promise<{ plan: QueryPlan; fused: Fused }> {
   const rule = plan.evidence;
-  if (!rule.enabled || fused.hits.length === 0 || evidenceTerms(plan).length === 0) {
-    return { plan, fused };
-  }
+  const asked = rule.enabled ? evidenceTerms(plan) : [];
+  if (asked.length === 0 || fused.hits.length === 0) return { plan, fused };
   const noted = (outcome: QueryPlan['evidence']['outcome'], reason: string | null) => ({
     ...plan,
     evidence: { ...rule, outcome },
@@ -105,7 +104,7 @@ export async function minEvidenceStep(
       return unjudged(`the noise floor could not be measured: ${errorMessage(err)}`);
     }
   }
-  const terms = evidenceTerms(plan).join(' ');
+  const terms = asked.join(' ');
   if (similarity !== null && floor !== null && similarity > floor) {
     return {
       plan: noted(
