@@ -53,7 +53,7 @@ import type {
   VariantKind,
 } from './types.js';
 import { OFFLINE_KINDS, planVariants, type VariantSources } from './variants.js';
-import { vectorText } from './vector-text.js';
+import { piecesOutside, vectorText } from './vector-text.js';
 
 // Defined in core, where the surfaces that only translate requests find them too.
 export { DEFAULT_LIMIT, MAX_LIMIT };
@@ -506,14 +506,7 @@ function failingTrace(parsed: ParsedQuery): TraceNode | null {
  */
 function definitionIdentifiers(parsed: ParsedQuery, failing: string | null): string[] {
   if (failing === null) return queryIdentifiers(parsed.text);
-  let prose = '';
-  let at = 0;
-  for (const n of parsed.nodes) {
-    if (n.kind !== 'trace') continue;
-    prose += `${parsed.input.slice(at, n.start)}\n`;
-    at = n.end;
-  }
-  prose += parsed.input.slice(at);
+  const prose = piecesOutside(parsed, ['trace']).join('\n');
   const rest = queryIdentifiers(prose, MAX_QUERY_IDENTIFIERS - 1).filter(
     (w) => w.toLowerCase() !== failing.toLowerCase(),
   );

@@ -36,19 +36,26 @@ export function vectorText(parsed: ParsedQuery): VectorText {
   return { text: digest(parsed), condensed: true };
 }
 
-function digest(parsed: ParsedQuery): string {
-  const input = parsed.input;
-  const traces = parsed.nodes.filter((n): n is TraceNode => n.kind === 'trace');
-  // The prose between traces, filters cut out (their spans are nodes too).
-  const prose: string[] = [];
+/** The input's text outside the nodes of these kinds (traces, filters), piece by piece. */
+export function piecesOutside(
+  parsed: ParsedQuery,
+  kinds: readonly ParsedQuery['nodes'][number]['kind'][],
+): string[] {
+  const pieces: string[] = [];
   let at = 0;
   for (const n of parsed.nodes) {
-    if (n.kind !== 'trace' && n.kind !== 'filter') continue;
-    if (n.start > at) prose.push(input.slice(at, n.start));
+    if (!kinds.includes(n.kind)) continue;
+    if (n.start > at) pieces.push(parsed.input.slice(at, n.start));
     at = n.end;
   }
-  if (at < input.length) prose.push(input.slice(at));
-  const proseText = squeeze(prose.join(' '));
+  if (at < parsed.input.length) pieces.push(parsed.input.slice(at));
+  return pieces;
+}
+
+function digest(parsed: ParsedQuery): string {
+  const traces = parsed.nodes.filter((n): n is TraceNode => n.kind === 'trace');
+  // The prose between traces, filters cut out (their spans are nodes too).
+  const proseText = squeeze(piecesOutside(parsed, ['trace', 'filter']).join(' '));
 
   const parts: string[] = [];
   let room = EMBED_MAX_CHARS;
