@@ -531,6 +531,41 @@ export function runSymbolIndexContract(name: string, factory: ContractFactory<Sy
     );
 
     test(
+      'exact lookup puts a declaration before impls, extensions and prototypes of its name',
+      run(async (s) => {
+        await s.upsert([
+          sym('Parser', { id: 'i1', kind: 'impl', path: 'src/a/ext.rs', signature: 'impl Parser' }),
+          sym('Parser', { id: 'i2', kind: 'impl', path: 'src/b/ext.rs', signature: 'impl Parser' }),
+          sym('Parser', { id: 'd', kind: 'struct', path: 'src/z/parser.rs' }),
+          sym('parse', {
+            id: 'p',
+            kind: 'function',
+            path: 'include/a.h',
+            signature: 'int parse(void);',
+          }),
+          sym('parse', {
+            id: 'b',
+            kind: 'function',
+            path: 'src/parse.c',
+            signature: 'int parse(void)',
+          }),
+        ]);
+        assert.deepEqual(
+          (await s.lookup('parser', { limit: 1 })).map((x) => x.id),
+          ['d'],
+        );
+        assert.deepEqual(
+          (await s.lookup('Parser')).map((x) => x.id),
+          ['d', 'i1', 'i2'],
+        );
+        assert.deepEqual(
+          (await s.lookup('parse', { limit: 1 })).map((x) => x.id),
+          ['b'],
+        );
+      }),
+    );
+
+    test(
       'upsert is idempotent by id; deleteByPaths; count',
       run(async (s) => {
         await s.upsert([sym('one', { id: 's1' }), sym('two', { id: 's2', path: 'src/b.ts' })]);

@@ -80,6 +80,13 @@ export class SymbolStore {
     for (const p of paths) this.ctx.stmt('DELETE FROM symbols WHERE path = ?').run(p);
   }
 
+  /**
+   * Exact matches put declarations before what only adds to them or names
+   * them: a Rust `impl` or Swift extension carries its type's name, and a
+   * prototype (signature ending in `;`) its function's, so with many of
+   * them, in paths that sort first, the definition asked for fell past the
+   * limit. Then prefix matches, shortest name first.
+   */
   lookup(name: string, opts?: SymbolLookupOptions): SymbolInfo[] {
     const limit = Math.floor(opts?.limit ?? 50);
     const needle = name.trim().toLowerCase();
@@ -90,7 +97,8 @@ export class SymbolStore {
     const exact = this.ctx
       .stmt(
         `SELECT * FROM symbols WHERE (name_lc = @needle OR qualified_lc = @needle)${kindSql}
-         ORDER BY qualified_lc = @needle DESC, path, start_line LIMIT ${limit}`,
+         ORDER BY qualified_lc = @needle DESC, kind = 'impl', substr(signature, -1) = ';', path, start_line
+         LIMIT ${limit}`,
       )
       .all(omit(params, 'end')) as SymbolRow[];
     if (exact.length >= limit) return exact.map(rowToSymbol);

@@ -60,7 +60,7 @@ export const findSymbolOutput = {
 };
 
 export const FIND_SYMBOL_DESCRIPTION = [
-  'Find where a function, method, class, interface, type or constant is defined, by name (case-insensitive; exact matches first, then names that start with it).',
+  'Find where a function, method, class, interface, type or constant is defined, by name (case-insensitive; exact matches first, declarations before impl blocks, extensions and prototypes, then names that start with it).',
   'Returns each definition with file path, line range, kind, signature, doc comment and enclosing symbol.',
   'Use it when you know the identifier (from code, a stack trace or a search result); use search_code when you only know what the code does.',
   'Narrow with kind; follow up with get_snippet on the returned line range to read the body.',
