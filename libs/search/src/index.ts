@@ -19,6 +19,7 @@ export {
 } from './engine.js';
 export { fileSymbolsOf } from './file-symbols.js';
 export { highlightTerms, queryTerms } from './highlight.js';
+export { noEvidenceExplanation } from './planning/min-evidence.js';
 export type { FusionMode, QueryPlan } from './planning/types.js';
 export { plannerConfigFrom } from './search-config.js';
 export { localSearchIndex, type SearchIndex } from './search-index.js';

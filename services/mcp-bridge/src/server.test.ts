@@ -198,7 +198,7 @@ describe('mcp tools over an in-memory client', () => {
       const r = await conn.call('search_code', { query: 'FrobnicateWidget' });
       assert.match(
         text(r),
-        /No results for "FrobnicateWidget"\.\nNone of its own words or identifiers is in the index; matches of identifier parts or synonyms alone do not count\.\nTry other words/,
+        /No results for "FrobnicateWidget"\.\nNone of its own words or identifiers is in the index \(matches of identifier parts or synonyms alone do not count\)\.\nTry other words/,
       );
     } finally {
       engine.plan = undefined;

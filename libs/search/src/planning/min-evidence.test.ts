@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { planEvidence } from './min-evidence.js';
-import type { PlannedTerm } from './types.js';
+import { noEvidenceExplanation, planEvidence } from './min-evidence.js';
+import type { PlannedTerm, QueryPlan } from './types.js';
 
 const term = (t: string, source: PlannedTerm['source']): PlannedTerm => ({
   term: t,
@@ -47,4 +47,25 @@ test("a segment of a qualified name or path is the user's own, a sub-word is not
     true,
   ).ownTerms;
   assert.deepEqual(own, ['rack', 'adapters', 'src']);
+});
+
+test('the "no results" explanation: only for a refused search, naming the vector side when it ran', () => {
+  const evidence = (outcome: QueryPlan['evidence']['outcome']) => ({
+    evidence: { enabled: true, ownTerms: ['frobnicate'], outcome },
+  });
+  assert.equal(noEvidenceExplanation(undefined), null);
+  assert.equal(noEvidenceExplanation(evidence(null)), null);
+  assert.equal(
+    noEvidenceExplanation(evidence({ kind: 'own-terms', similarity: null, floor: null })),
+    null,
+  );
+  const keywordOnly = noEvidenceExplanation(
+    evidence({ kind: 'none', similarity: null, floor: null }),
+  );
+  assert.match(keywordOnly ?? '', /^none of its own words or identifiers is in the index \(/);
+  assert.doesNotMatch(keywordOnly ?? '', /vector/);
+  assert.match(
+    noEvidenceExplanation(evidence({ kind: 'none', similarity: 0.21, floor: 0.3 })) ?? '',
+    /, and no vector hit is closer than text without meaning gets \(/,
+  );
 });

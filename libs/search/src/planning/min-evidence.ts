@@ -63,3 +63,21 @@ export function evidenceReason(evidence: QueryPlan['evidence']): string {
   }
   return `evidence: a result needs one of the query's own terms (${evidence.ownTerms.join(' ')}) in the index, or a vector similarity above the index's noise floor; parts of one identifier and synonyms alone are not evidence`;
 }
+
+/**
+ * Why a search that matched something answers with nothing, for a person or
+ * an agent (the CLI's and MCP's "no results" line), or null when the rule did
+ * not refuse it. Worded for readers of results, not of plans: the plan's
+ * reason line keeps the terms and the numbers.
+ */
+export function noEvidenceExplanation(
+  plan: Pick<QueryPlan, 'evidence'> | undefined,
+): string | null {
+  const outcome = plan?.evidence?.outcome;
+  if (outcome?.kind !== 'none') return null;
+  const vector =
+    outcome.similarity === null
+      ? ''
+      : ', and no vector hit is closer than text without meaning gets';
+  return `none of its own words or identifiers is in the index${vector} (matches of identifier parts or synonyms alone do not count)`;
+}

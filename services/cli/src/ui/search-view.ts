@@ -7,6 +7,7 @@
 import path from 'node:path';
 import {
   highlightTerms,
+  noEvidenceExplanation,
   type QueryPlan,
   queryTerms,
   type SearchResponse,
@@ -93,11 +94,6 @@ export function renderSummary(res: SearchResponse, style: Style): string {
 export function renderNoResults(query: string, plan?: QueryPlan): string {
   const oneLine = query.replace(/\s+/g, ' ').trim();
   const shown = oneLine.length > 80 ? `${oneLine.slice(0, 77)}...` : oneLine;
-  const outcome = plan?.evidence?.outcome;
-  if (outcome?.kind !== 'none') return `no results for ${JSON.stringify(shown)}\n`;
-  const vector =
-    outcome.similarity === null
-      ? ''
-      : ', and no vector hit is closer than text without meaning gets';
-  return `no results for ${JSON.stringify(shown)}: none of its own words or identifiers is in the index${vector} (matches of identifier parts or synonyms alone do not count)\n`;
+  const why = noEvidenceExplanation(plan);
+  return `no results for ${JSON.stringify(shown)}${why === null ? '' : `: ${why}`}\n`;
 }

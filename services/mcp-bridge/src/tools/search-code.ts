@@ -1,4 +1,9 @@
-import type { SearchEngine, SearchRequest, SearchResponse } from '@codesift/search';
+import {
+  noEvidenceExplanation,
+  type SearchEngine,
+  type SearchRequest,
+  type SearchResponse,
+} from '@codesift/search';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { errorResultFrom, numberLines, okResult } from './results.js';
@@ -197,11 +202,8 @@ function formatSearch(response: SearchResponse, args: SearchCodeArgs): string {
     out.push(`No results for ${q}.`);
     // Matches were found and refused (the minimum-evidence rule): an agent should
     // not retry with the same made-up name, nor take a near miss for the answer.
-    if (response.plan?.evidence?.outcome?.kind === 'none') {
-      out.push(
-        'None of its own words or identifiers is in the index; matches of identifier parts or synonyms alone do not count.',
-      );
-    }
+    const why = noEvidenceExplanation(response.plan);
+    if (why !== null) out.push(`${why[0]!.toUpperCase()}${why.slice(1)}.`);
     out.push(
       filtered
         ? 'Try removing the language or path filters, or use other words.'
