@@ -103,6 +103,9 @@ describe('freshness (end to end)', () => {
       const lines = jsonLines(child);
       const watching = await lines.next((e) => e.event === 'watching', 60_000);
       assert.equal(watching.filesNew, 3, JSON.stringify(watching));
+      // The grammars are warmed after the first run, and the watch says when.
+      const ready = await lines.next((e) => e.event === 'ready', 60_000);
+      assert.ok((ready.languages as string[]).includes('typescript'), JSON.stringify(ready));
       assert.deepEqual(holding(await search(root, 'placeOrder'), 'placeOrder'), [
         ['src/orders.ts', false],
       ]);

@@ -41,7 +41,7 @@ const OPTIONS = {
   },
   json: {
     type: 'boolean',
-    help: 'print one JSON line per event on stdout: {"event":"watching",...}, then {"event":"indexed",...} per run',
+    help: 'print one JSON line per event on stdout: {"event":"watching",...}, {"event":"ready",...} once warmed, then {"event":"indexed",...} per run',
   },
   quiet: { type: 'boolean', short: 'q', help: 'log failures only' },
   ...HELP_OPTION,
@@ -120,15 +120,21 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       if (first) {
         first = false;
         log.caughtUp(batch, root, indexPath);
+        // The grammars load on first use: warmed now, in the background, for
+        // the index's languages, so the first saved file does not wait for
+        // them. Not before: on a first run the index does not exist yet.
+        const warmStart = performance.now();
+        void warmChunker(chunker, root, indexPath).then((languages) => {
+          if (languages.length > 0 && !stop.signal.aborted) {
+            log.ready(languages, Math.round(performance.now() - warmStart));
+          }
+        });
       } else if (!stop.signal.aborted) {
         log.batch(batch);
       }
     },
     onError: (err) => log.error(watcherErrorText(err)),
   });
-  // The grammars load on first use: warmed now, in the background, for the
-  // index's languages, so the first saved file does not wait for them.
-  void warmChunker(chunker, root, indexPath);
   try {
     const signal = await untilStopSignal();
     log.stopping(signal);
@@ -197,6 +203,12 @@ function watchLog(io: CliIO, json: boolean, quiet: boolean) {
         );
       }
       failures(batch, st, line);
+    },
+    /** The warm-up is done: the first saved file of these languages does not wait for a grammar. */
+    ready(languages: readonly string[], ms: number) {
+      if (json) emit({ event: 'ready', languages, ms });
+      else if (!quiet)
+        line(st.dim(`ready for edits: ${languages.join(', ')} chunking warmed in ${ms} ms`));
     },
     error(text: string) {
       if (json) emit({ event: 'error', error: text });
