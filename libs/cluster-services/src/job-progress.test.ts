@@ -85,6 +85,43 @@ test("the writer's context counts add up per job, a redelivered file once", () =
   assert.deepEqual(p.contextFallbacks, { timeout: 3 });
 });
 
+test("the chunker's notes are counted per language, a redelivered file once", () => {
+  const p = newJobProgress('j1');
+  const done = (path: string, language: string, note: Record<string, string> = {}) => ({
+    path,
+    kind: JobEvent_Kind.FILE_DONE,
+    chunks: 1n,
+    language,
+    ...note,
+  });
+  const brace = 'brace recognizer: no grammar';
+  applyJobEvent(
+    p,
+    ev(JobEvent_Kind.FILES, '', {
+      files: [
+        done('b.swift', 'swift', { structural: brace }),
+        done('a.ts', 'typescript'),
+        done('x.c', 'c', { noAst: 'the grammar failed to load' }),
+      ],
+    }),
+  );
+  applyJobEvent(
+    p,
+    ev(JobEvent_Kind.FILES, '', {
+      files: [
+        done('b.swift', 'swift', { structural: brace }),
+        done('a.swift', 'swift', { structural: brace }),
+      ],
+    }),
+  );
+  assert.deepEqual(p.structural.toJSON(), {
+    swift: { files: 2, reason: brace, paths: ['a.swift', 'b.swift'] },
+  });
+  assert.deepEqual(p.noAst.toJSON(), {
+    c: { files: 1, reason: 'the grammar failed to load', paths: ['x.c'] },
+  });
+});
+
 test('JOB_FAILED completes the job with its reason, whatever was planned', () => {
   const p = newJobProgress('j1');
   applyJobEvent(p, ev(JobEvent_Kind.JOB_PLANNED, '', { filesTotal: 3n }));

@@ -5,6 +5,7 @@
 import { fromBinary } from '@bufbuild/protobuf';
 import { EVENTS, followSubject, jobEventsSubject } from '@codesift/bus';
 import { CodesiftError } from '@codesift/core';
+import { FilesByLanguage } from '@codesift/pipeline';
 import { type FileOutcome, type JobEvent, JobEvent_Kind, JobEventSchema } from '@codesift/proto';
 import type { JetStreamClient } from '@nats-io/jetstream';
 
@@ -26,6 +27,10 @@ export interface JobProgress {
   contextSources: Record<string, number>;
   /** Chunks whose pattern context stood in for the model, by reason. */
   contextFallbacks: Record<string, number>;
+  /** Files that got line windows instead of syntax-tree chunks, by language (IndexSummary.noAst). */
+  noAst: FilesByLanguage;
+  /** Files chunked by the brace recognizer, by language (IndexSummary.structural). */
+  structural: FilesByLanguage;
 }
 
 export function newJobProgress(jobId: string): JobProgress {
@@ -41,6 +46,8 @@ export function newJobProgress(jobId: string): JobProgress {
     jobFailed: null,
     contextSources: {},
     contextFallbacks: {},
+    noAst: new FilesByLanguage(),
+    structural: new FilesByLanguage(),
   };
 }
 
@@ -55,7 +62,14 @@ export function applyJobEvent(p: JobProgress, e: JobEvent): JobProgress {
       break;
     case JobEvent_Kind.FILE_DONE:
     case JobEvent_Kind.FILE_FAILED:
-      applyFile(p, { ...e, contextSources: {}, contextFallbacks: {} });
+      applyFile(p, {
+        ...e,
+        contextSources: {},
+        contextFallbacks: {},
+        language: '',
+        noAst: '',
+        structural: '',
+      });
       break;
     case JobEvent_Kind.FILES:
       // A batch's outcomes in one event (the writer commits a batch at once).
@@ -71,7 +85,16 @@ function applyFile(
   p: JobProgress,
   f: Pick<
     FileOutcome,
-    'kind' | 'path' | 'chunks' | 'symbols' | 'detail' | 'contextSources' | 'contextFallbacks'
+    | 'kind'
+    | 'path'
+    | 'chunks'
+    | 'symbols'
+    | 'detail'
+    | 'contextSources'
+    | 'contextFallbacks'
+    | 'language'
+    | 'noAst'
+    | 'structural'
   >,
 ): void {
   const { kind, path, detail } = f;
@@ -85,6 +108,8 @@ function applyFile(
     p.symbols += Number(f.symbols);
     addCounts(p.contextSources, f.contextSources);
     addCounts(p.contextFallbacks, f.contextFallbacks);
+    if (f.noAst) p.noAst.add(path, f.language, f.noAst);
+    if (f.structural) p.structural.add(path, f.language, f.structural);
   } else {
     p.filesFailed++;
     p.failures.set(path, detail);

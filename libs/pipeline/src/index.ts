@@ -37,5 +37,5 @@ export {
 } from './local-runner.js';
 export { type IndexPlan, planIndex } from './plan.js';
 export type { IndexPhase, IndexProgress, IndexSummary } from './progress.js';
-export { SKIPPED_PATHS_PER_REASON } from './skipped-paths.js';
+export { FilesByLanguage, SKIPPED_PATHS_PER_REASON } from './skipped-paths.js';
 export { WARM_SAMPLE_MAX_BYTES, warmChunker, warmSamples } from './warm-chunker.js';

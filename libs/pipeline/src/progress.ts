@@ -47,14 +47,16 @@ export interface IndexSummary {
    * Files written this run that got line windows (chunk kind 'window', no
    * symbols) although their language should have AST chunks, by language:
    * how many, why (the grammar failed to load, or no usable grammar exists)
-   * and up to SKIPPED_PATHS_PER_REASON of their paths. Local runs only.
+   * and up to SKIPPED_PATHS_PER_REASON of their paths. Cluster runs count
+   * them from the writer's job events (the chunker's notes).
    */
   noAst?: Record<string, LanguageFiles>;
   /**
    * Files written this run whose language has no grammar and whose chunks and
    * symbols came from the brace recognizer (declarations by keyword, bodies
    * by brace matching, no syntax tree), by language: how many, what was done
-   * and why, and up to SKIPPED_PATHS_PER_REASON of their paths. Local runs only.
+   * and why, and up to SKIPPED_PATHS_PER_REASON of their paths. Local and
+   * cluster runs alike.
    */
   structural?: Record<string, LanguageFiles>;
   /**

@@ -35,6 +35,10 @@ export interface DoneFile {
   /** The file's chunks by context source, and by fallback reason (see FileOutcome). */
   contextSources?: Record<string, number>;
   contextFallbacks?: Record<string, number>;
+  /** The file's language, and the chunker's notes on how it was chunked (see FileChunks). */
+  language?: string;
+  noAst?: string;
+  structural?: string;
 }
 
 /**
@@ -97,6 +101,9 @@ export async function storeResult<Q extends WorkQueue>(
         ...(d.contextFallbacks === undefined
           ? {}
           : { contextFallbacks: bigints(d.contextFallbacks) }),
+        ...(d.language === undefined ? {} : { language: d.language }),
+        ...(d.noAst === undefined ? {} : { noAst: d.noAst }),
+        ...(d.structural === undefined ? {} : { structural: d.structural }),
       })),
     },
     { traceparent: target.trace, msgId: `${workMessageId(target.queue, target.batch)}:done` },

@@ -48,6 +48,9 @@ export async function retryWithBackoff<T>(op: () => Promise<T>, attempts = 5): P
   'go/store.go':
     'package store\n\n// Store keeps values by key.\ntype Store struct {\n\tm map[string]int\n}\n\n// Put stores v under k.\nfunc (s *Store) Put(k string, v int) {\n\ts.m[k] = v\n}\n',
   'docs/guide.md': '# Guide\n\nCall addEdge to connect two nodes of the graph.\n',
+  // No grammar: chunked by the brace recognizer, which the summary reports.
+  'ios/Cart.swift':
+    'struct Cart {\n  var items: [String] = []\n\n  func total() -> Int {\n    return items.count\n  }\n}\n',
 };
 
 const QUERIES = ['addEdge', 'retryWithBackoff', 'parse order amount', 'Store Put', 'graph edges'];
@@ -137,9 +140,13 @@ describe('codesift cluster (npm run cluster, index --remote, search --remote)', 
       'vectors',
       'totals',
       'skipped',
+      'noAst',
+      'structural',
     ]) {
       assert.deepEqual(summary[key], localSummary[key], key);
     }
+    // How files were chunked is counted from the writer's job events, as a local run counts it.
+    assert.deepEqual(summary.structural.swift?.paths, ['ios/Cart.swift'], JSON.stringify(summary));
     assert.equal(summary.filesNew, Object.keys(TREE).length);
     assert.match(remote.stderr, /indexing \d+ of \d+ files/, 'the same progress lines');
 

@@ -243,5 +243,7 @@ export async function indexRemote(opts: RemoteIndexOptions): Promise<IndexSummar
       },
       fallbacks: { ...progress.contextFallbacks },
     },
+    noAst: progress.noAst.toJSON(),
+    structural: progress.structural.toJSON(),
   };
 }

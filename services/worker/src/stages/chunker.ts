@@ -48,6 +48,9 @@ export function chunkBatch(chunker: Chunker, batch: WorkMessage<'files'>): Stage
         // The writer keeps it beside the chunks: the query service serves
         // snippets from the stores, not from a checkout it may not have.
         text,
+        // Passed on to the writer, whose job events count them per language.
+        noAst: result.noAst ?? '',
+        structural: result.structural ?? '',
       }),
     );
     // The symbol service needs no chunk text: leave it out.

@@ -104,11 +104,14 @@ export async function writeBatch(
   }
   return {
     failed,
-    done: written.map(({ commit }) => ({
+    done: written.map(({ file, commit }) => ({
       path: commit.record.path,
       chunks: commit.chunks.length,
       symbols: commit.symbols.length,
       ...contextCounts(commit.chunks),
+      language: commit.record.language,
+      ...(file.noAst ? { noAst: file.noAst } : {}),
+      ...(file.structural ? { structural: file.structural } : {}),
     })),
   };
 }

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file codesift/v1/pipeline.proto.
  */
 export const file_codesift_v1_pipeline: GenFile = /*@__PURE__*/
-  fileDesc("Chpjb2Rlc2lmdC92MS9waXBlbGluZS5wcm90bxILY29kZXNpZnQudjEihwEKCEZpbGVXb3JrEg4KBmpvYl9pZBgBIAEoCRIMCgRyb290GAIgASgJEgwKBHBhdGgYAyABKAkSEAoIbGFuZ3VhZ2UYBCABKAkSDAoEaGFzaBgFIAEoCRIMCgRzaXplGAYgASgEEhAKCG10aW1lX21zGAcgASgBEg8KB2NvbnRlbnQYCCABKAwiKwoLRmlsZURlbGV0ZWQSDgoGam9iX2lkGAEgASgJEgwKBHBhdGgYAiABKAkikAIKCkZpbGVDaHVua3MSDgoGam9iX2lkGAEgASgJEgwKBHBhdGgYAiABKAkSEAoIbGFuZ3VhZ2UYAyABKAkSDAoEaGFzaBgEIAEoCRIMCgRzaXplGAUgASgEEhAKCG10aW1lX21zGAYgASgBEiYKBmNodW5rcxgHIAMoCzIWLmNvZGVzaWZ0LnYxLkNvZGVDaHVuaxIoCgdzeW1ib2xzGAggAygLMhcuY29kZXNpZnQudjEuQ29kZVN5bWJvbBIkCgd2ZWN0b3JzGAkgAygLMhMuY29kZXNpZnQudjEuVmVjdG9yEhAKCGVtYmVkZGVyGAogASgJEhEKBHRleHQYCyABKAlIAIgBAUIHCgVfdGV4dCJFCg1GaWxlV29ya0JhdGNoEg4KBmpvYl9pZBgBIAEoCRIkCgVmaWxlcxgCIAMoCzIVLmNvZGVzaWZ0LnYxLkZpbGVXb3JrIkkKD0ZpbGVDaHVua3NCYXRjaBIOCgZqb2JfaWQYASABKAkSJgoFZmlsZXMYAiADKAsyFy5jb2Rlc2lmdC52MS5GaWxlQ2h1bmtzIksKEEZpbGVEZWxldGVkQmF0Y2gSDgoGam9iX2lkGAEgASgJEicKBWZpbGVzGAIgAygLMhguY29kZXNpZnQudjEuRmlsZURlbGV0ZWQiHAoGVmVjdG9yEhIKBnZhbHVlcxgBIAMoAkICEAEikwMKCEpvYkV2ZW50Eg4KBmpvYl9pZBgBIAEoCRINCgVzdGFnZRgCIAEoCRIMCgRwYXRoGAMgASgJEigKBGtpbmQYBCABKA4yGi5jb2Rlc2lmdC52MS5Kb2JFdmVudC5LaW5kEg4KBmNodW5rcxgFIAEoBBIPCgdzeW1ib2xzGAYgASgEEg4KBmRldGFpbBgHIAEoCRITCgtmaWxlc190b3RhbBgIIAEoBBInCgVmaWxlcxgJIAMoCzIYLmNvZGVzaWZ0LnYxLkZpbGVPdXRjb21lIsABCgRLaW5kEhQKEEtJTkRfVU5TUEVDSUZJRUQQABISCg5LSU5EX0ZJTEVfRE9ORRABEhQKEEtJTkRfRklMRV9GQUlMRUQQAhIVChFLSU5EX0ZJTEVfU0tJUFBFRBADEhQKEEtJTkRfSk9CX1BMQU5ORUQQBBIRCg1LSU5EX0pPQl9ET05FEAUSEwoPS0lORF9KT0JfRkFJTEVEEAcSDgoKS0lORF9GSUxFUxAGEhMKD0tJTkRfSk9CX1FVRVVFRBAIIvgCCgtGaWxlT3V0Y29tZRIMCgRwYXRoGAEgASgJEigKBGtpbmQYAiABKA4yGi5jb2Rlc2lmdC52MS5Kb2JFdmVudC5LaW5kEg4KBmNodW5rcxgDIAEoBBIPCgdzeW1ib2xzGAQgASgEEg4KBmRldGFpbBgFIAEoCRJFCg9jb250ZXh0X3NvdXJjZXMYBiADKAsyLC5jb2Rlc2lmdC52MS5GaWxlT3V0Y29tZS5Db250ZXh0U291cmNlc0VudHJ5EkkKEWNvbnRleHRfZmFsbGJhY2tzGAcgAygLMi4uY29kZXNpZnQudjEuRmlsZU91dGNvbWUuQ29udGV4dEZhbGxiYWNrc0VudHJ5GjUKE0NvbnRleHRTb3VyY2VzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgEOgI4ARo3ChVDb250ZXh0RmFsbGJhY2tzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgEOgI4ASJhCgpEZWFkTGV0dGVyEg8KB3N1YmplY3QYASABKAkSDQoFc3RhZ2UYAiABKAkSDgoGcmVhc29uGAMgASgJEhIKCmRlbGl2ZXJpZXMYBCABKA0SDwoHcGF5bG9hZBgFIAEoDGIGcHJvdG8z", [file_codesift_v1_common]);
+  fileDesc("Chpjb2Rlc2lmdC92MS9waXBlbGluZS5wcm90bxILY29kZXNpZnQudjEihwEKCEZpbGVXb3JrEg4KBmpvYl9pZBgBIAEoCRIMCgRyb290GAIgASgJEgwKBHBhdGgYAyABKAkSEAoIbGFuZ3VhZ2UYBCABKAkSDAoEaGFzaBgFIAEoCRIMCgRzaXplGAYgASgEEhAKCG10aW1lX21zGAcgASgBEg8KB2NvbnRlbnQYCCABKAwiKwoLRmlsZURlbGV0ZWQSDgoGam9iX2lkGAEgASgJEgwKBHBhdGgYAiABKAkitAIKCkZpbGVDaHVua3MSDgoGam9iX2lkGAEgASgJEgwKBHBhdGgYAiABKAkSEAoIbGFuZ3VhZ2UYAyABKAkSDAoEaGFzaBgEIAEoCRIMCgRzaXplGAUgASgEEhAKCG10aW1lX21zGAYgASgBEiYKBmNodW5rcxgHIAMoCzIWLmNvZGVzaWZ0LnYxLkNvZGVDaHVuaxIoCgdzeW1ib2xzGAggAygLMhcuY29kZXNpZnQudjEuQ29kZVN5bWJvbBIkCgd2ZWN0b3JzGAkgAygLMhMuY29kZXNpZnQudjEuVmVjdG9yEhAKCGVtYmVkZGVyGAogASgJEhEKBHRleHQYCyABKAlIAIgBARIOCgZub19hc3QYDCABKAkSEgoKc3RydWN0dXJhbBgNIAEoCUIHCgVfdGV4dCJFCg1GaWxlV29ya0JhdGNoEg4KBmpvYl9pZBgBIAEoCRIkCgVmaWxlcxgCIAMoCzIVLmNvZGVzaWZ0LnYxLkZpbGVXb3JrIkkKD0ZpbGVDaHVua3NCYXRjaBIOCgZqb2JfaWQYASABKAkSJgoFZmlsZXMYAiADKAsyFy5jb2Rlc2lmdC52MS5GaWxlQ2h1bmtzIksKEEZpbGVEZWxldGVkQmF0Y2gSDgoGam9iX2lkGAEgASgJEicKBWZpbGVzGAIgAygLMhguY29kZXNpZnQudjEuRmlsZURlbGV0ZWQiHAoGVmVjdG9yEhIKBnZhbHVlcxgBIAMoAkICEAEikwMKCEpvYkV2ZW50Eg4KBmpvYl9pZBgBIAEoCRINCgVzdGFnZRgCIAEoCRIMCgRwYXRoGAMgASgJEigKBGtpbmQYBCABKA4yGi5jb2Rlc2lmdC52MS5Kb2JFdmVudC5LaW5kEg4KBmNodW5rcxgFIAEoBBIPCgdzeW1ib2xzGAYgASgEEg4KBmRldGFpbBgHIAEoCRITCgtmaWxlc190b3RhbBgIIAEoBBInCgVmaWxlcxgJIAMoCzIYLmNvZGVzaWZ0LnYxLkZpbGVPdXRjb21lIsABCgRLaW5kEhQKEEtJTkRfVU5TUEVDSUZJRUQQABISCg5LSU5EX0ZJTEVfRE9ORRABEhQKEEtJTkRfRklMRV9GQUlMRUQQAhIVChFLSU5EX0ZJTEVfU0tJUFBFRBADEhQKEEtJTkRfSk9CX1BMQU5ORUQQBBIRCg1LSU5EX0pPQl9ET05FEAUSEwoPS0lORF9KT0JfRkFJTEVEEAcSDgoKS0lORF9GSUxFUxAGEhMKD0tJTkRfSk9CX1FVRVVFRBAIIq4DCgtGaWxlT3V0Y29tZRIMCgRwYXRoGAEgASgJEigKBGtpbmQYAiABKA4yGi5jb2Rlc2lmdC52MS5Kb2JFdmVudC5LaW5kEg4KBmNodW5rcxgDIAEoBBIPCgdzeW1ib2xzGAQgASgEEg4KBmRldGFpbBgFIAEoCRJFCg9jb250ZXh0X3NvdXJjZXMYBiADKAsyLC5jb2Rlc2lmdC52MS5GaWxlT3V0Y29tZS5Db250ZXh0U291cmNlc0VudHJ5EkkKEWNvbnRleHRfZmFsbGJhY2tzGAcgAygLMi4uY29kZXNpZnQudjEuRmlsZU91dGNvbWUuQ29udGV4dEZhbGxiYWNrc0VudHJ5EhAKCGxhbmd1YWdlGAggASgJEg4KBm5vX2FzdBgJIAEoCRISCgpzdHJ1Y3R1cmFsGAogASgJGjUKE0NvbnRleHRTb3VyY2VzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgEOgI4ARo3ChVDb250ZXh0RmFsbGJhY2tzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgEOgI4ASJhCgpEZWFkTGV0dGVyEg8KB3N1YmplY3QYASABKAkSDQoFc3RhZ2UYAiABKAkSDgoGcmVhc29uGAMgASgJEhIKCmRlbGl2ZXJpZXMYBCABKA0SDwoHcGF5bG9hZBgFIAEoDGIGcHJvdG8z", [file_codesift_v1_common]);
 
 /**
  * scanner -> chunker: one file to (re)index.
@@ -161,6 +161,23 @@ export type FileChunks = Message<"codesift.v1.FileChunks"> & {
    * @generated from field: optional string text = 11;
    */
   text?: string | undefined;
+
+  /**
+   * Set by the chunker when the file's language should have syntax-tree
+   * chunks and got line windows instead: why (its grammar failed to load,
+   * no usable grammar). Empty otherwise.
+   *
+   * @generated from field: string no_ast = 12;
+   */
+  noAst: string;
+
+  /**
+   * Set by the chunker when the chunks and symbols came from the brace
+   * recognizer (a language without a grammar): what was done and why.
+   *
+   * @generated from field: string structural = 13;
+   */
+  structural: string;
 };
 
 /**
@@ -431,6 +448,25 @@ export type FileOutcome = Message<"codesift.v1.FileOutcome"> & {
    * @generated from field: map<string, uint64> context_fallbacks = 7;
    */
   contextFallbacks: { [key: string]: bigint };
+
+  /**
+   * FILE_DONE by the writer: the file's language, and the chunker's
+   * no_ast / structural notes (FileChunks), counted per language in the
+   * job's summary as a local run counts them.
+   *
+   * @generated from field: string language = 8;
+   */
+  language: string;
+
+  /**
+   * @generated from field: string no_ast = 9;
+   */
+  noAst: string;
+
+  /**
+   * @generated from field: string structural = 10;
+   */
+  structural: string;
 };
 
 /**
