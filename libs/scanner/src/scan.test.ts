@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
   mkdirSync,
@@ -386,4 +387,29 @@ test('scans a 5,000-file tree completely (speed is measured by npm run bench)', 
   const ms = performance.now() - started;
   assert.equal(result.files.length, 5001);
   t.diagnostic(`scan of 5,000 files took ${ms.toFixed(1)} ms`);
+});
+
+test('a tree of more files than the stack holds arguments scans (no spread of the file list)', async (t) => {
+  // The stack is made small so that 30,000 files reach the limit that some
+  // 120,000 reach at the default size (a 1M-chunk monorepo hit it).
+  const root = makeTree(t);
+  for (let d = 0; d < 300; d++) {
+    const dir = path.join(root, `p${d}`);
+    mkdirSync(dir);
+    for (let f = 0; f < 100; f++) writeFileSync(path.join(dir, `f${f}.ts`), 'export {};\n');
+  }
+  const scanModule = new URL('./scan.js', import.meta.url).href;
+  const run = spawnSync(
+    process.execPath,
+    [
+      '--stack-size=200',
+      '--input-type=module',
+      '-e',
+      `const { scan } = await import(${JSON.stringify(scanModule)});
+       console.log((await scan({ root: ${JSON.stringify(root)} })).files.length);`,
+    ],
+    { encoding: 'utf8' },
+  );
+  assert.equal(run.status, 0, run.stderr);
+  assert.equal(run.stdout.trim(), '30000');
 });

@@ -289,7 +289,9 @@ class Walk {
       else this.skip(f.path, 'duplicate', `same file as ${winner}`);
     }
     this.files.length = 0;
-    this.files.push(...kept);
+    // Not push(...kept): spreading passes every file as an argument on the
+    // stack, which overflows it at some 120,000 files (a large monorepo).
+    for (const f of kept) this.files.push(f);
   }
 
   private isHome(rel: string, real: string): boolean {
