@@ -188,7 +188,7 @@ class TreeSitterChunker implements Chunker {
       if (braces) {
         let defs: DefNode[];
         try {
-          defs = recognizeDeclarations(lines.text, braces);
+          defs = recognizeDeclarations(lines, braces);
         } catch (err) {
           // Never a silent downgrade: the file says it got windows, and why.
           return { ...windows(), noAst: `the brace recognizer failed: ${errorMessage(err)}` };

@@ -27,3 +27,25 @@ test('line index handles LF, CRLF, trailing newlines and empty text', () => {
   assert.deepEqual(new SourceLines(' \n\tx\n \r\n').trim(1, 3), [2, 2]);
   assert.equal(new SourceLines(' \n\t\n').trim(1, 2), null);
 });
+
+test('lineOf: the line an offset falls on, a terminator on the line it ends', () => {
+  const lines = new SourceLines('ab\r\ncd\n\nef\n');
+  const at = (ch: string, nth = 0) => {
+    let i = -1;
+    for (let k = 0; k <= nth; k++) i = lines.text.indexOf(ch, i + 1);
+    return i;
+  };
+  assert.equal(lines.lineOf(0), 1);
+  assert.equal(lines.lineOf(at('\r')), 1);
+  assert.equal(lines.lineOf(at('\n')), 1);
+  assert.equal(lines.lineOf(at('c')), 2);
+  assert.equal(lines.lineOf(at('\n', 2)), 3);
+  assert.equal(lines.lineOf(at('f')), 4);
+  // Past the final terminator there is no fifth line.
+  assert.equal(lines.lineOf(lines.text.length), 4);
+  for (let line = 1; line <= lines.count; line++) {
+    assert.equal(lines.lineOf(lines.startOf(line)), line);
+    assert.equal(lines.lineOf(lines.endOf(line)), line);
+  }
+  assert.equal(new SourceLines('').lineOf(0), 1);
+});

@@ -37,6 +37,18 @@ export class SourceLines {
     return end;
   }
 
+  /** The line holding offset `at` (a terminator belongs to the line it ends). */
+  lineOf(at: number): number {
+    let lo = 0;
+    let hi = Math.max(0, this.count - 1);
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid]! <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  }
+
   length(line: number): number {
     return this.endOf(line) - this.startOf(line);
   }

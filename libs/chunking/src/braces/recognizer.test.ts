@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { swift } from '../languages/swift.js';
+import { SourceLines } from '../lines.js';
 import type { DefNode } from '../symbols.js';
 import { recognizeDeclarations } from './recognizer.js';
 import type { BraceLanguage } from './spec.js';
@@ -28,7 +29,7 @@ test('a brace in a string, an interpolation or a comment closes no body', () => 
     '    func footer() {}', //                          10
     '}', //                                             11
   ].join('\n');
-  assert.deepEqual(outline(recognizeDeclarations(text, swift)), [
+  assert.deepEqual(outline(recognizeDeclarations(new SourceLines(text), swift)), [
     'struct:Menu 1-11',
     'method:Menu.title 2-9',
     'method:Menu.footer 10-10',
@@ -52,7 +53,7 @@ test('closures, trailing closures and property observers belong to the declarati
     '    }',
     '}',
   ].join('\n');
-  assert.deepEqual(outline(recognizeDeclarations(text, swift)), [
+  assert.deepEqual(outline(recognizeDeclarations(new SourceLines(text), swift)), [
     'class:Store 1-14',
     'field:Store.cache 2-5',
     'field:Store.count 6-8',
@@ -78,7 +79,7 @@ test('#if branches, attributes on their own lines and an opening brace on its ow
     'var top = 1',
   ].join('\n');
   // A top-level `var` is a statement, not a member.
-  assert.deepEqual(outline(recognizeDeclarations(text, swift)), [
+  assert.deepEqual(outline(recognizeDeclarations(new SourceLines(text), swift)), [
     'struct:Screen 2-10',
     'method:Screen.debug 8-8',
   ]);
@@ -107,7 +108,7 @@ test('another brace language is a table entry: keywords, comments and strings', 
     '        b)',
     '{ }',
   ].join('\n');
-  const defs = recognizeDeclarations(text, toy);
+  const defs = recognizeDeclarations(new SourceLines(text), toy);
   assert.deepEqual(outline(defs), [
     'struct:Point 2-2',
     'method:Point.show 2-2',

@@ -1,5 +1,6 @@
 import { docFromComments, formatSignature } from '../doc-text.js';
 import { MEMBER_PARENT_KINDS } from '../languages/spec.js';
+import type { SourceLines } from '../lines.js';
 import type { DefNode } from '../symbols.js';
 import { type CommentSpan, maskLiterals } from './mask.js';
 import type { BraceDeclaration, BraceLanguage } from './spec.js';
@@ -17,11 +18,11 @@ const SPACE = /[ \t]*/y;
  * Statements are found on the text with comments and literals blanked, so
  * braces match the way the compiler reads them.
  */
-export function recognizeDeclarations(text: string, language: BraceLanguage): DefNode[] {
-  const masked = maskLiterals(text, language.lexis);
-  const recognizer = new Recognizer(text, masked.code, masked.comments, language);
+export function recognizeDeclarations(lines: SourceLines, language: BraceLanguage): DefNode[] {
+  const masked = maskLiterals(lines.text, language.lexis);
+  const recognizer = new Recognizer(lines, masked.code, masked.comments, language);
   const roots: DefNode[] = [];
-  recognizer.scan(0, text.length, null, roots);
+  recognizer.scan(0, lines.text.length, null, roots);
   return roots;
 }
 
@@ -34,22 +35,20 @@ interface Statement {
 }
 
 class Recognizer {
-  private readonly lineStarts: number[] = [0];
+  private readonly text: string;
   /** Comments that start their line, by the line they end on (0-based). */
   private readonly ownLineComments = new Map<number, CommentSpan>();
 
   constructor(
-    private readonly text: string,
+    private readonly lines: SourceLines,
     private readonly code: string,
     private readonly comments: readonly CommentSpan[],
     private readonly language: BraceLanguage,
   ) {
-    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) {
-      this.lineStarts.push(i + 1);
-    }
+    this.text = lines.text;
     for (const c of comments) {
       const row = this.row(c.from);
-      const before = code.slice(this.lineStarts[row]!, c.from);
+      const before = code.slice(this.rowStart(row), c.from);
       const endRow = this.row(Math.max(c.from, c.to - 1));
       const after = code.slice(c.to, this.lineEnd(c.to));
       if (before.trim() === '' && after.trim() === '' && !this.ownLineComments.has(endRow)) {
@@ -191,7 +190,7 @@ class Recognizer {
 
   /** Whether the statement goes on past the line break at `nl`. */
   private continues(nl: number, to: number): boolean {
-    const line = this.code.slice(this.lineStarts[this.row(nl)]!, nl).trimEnd();
+    const line = this.code.slice(this.rowStart(this.row(nl)), nl).trimEnd();
     if (this.language.continuesAfter.test(line)) return true;
     const next = this.skip(nl, to, /\s/);
     if (next >= to) return false;
@@ -305,13 +304,11 @@ class Recognizer {
 
   /** 0-based row of an offset. */
   private row(offset: number): number {
-    let lo = 0;
-    let hi = this.lineStarts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.lineStarts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
+    return this.lines.lineOf(offset) - 1;
+  }
+
+  /** Offset where a 0-based row starts. */
+  private rowStart(row: number): number {
+    return this.lines.startOf(row + 1);
   }
 }
