@@ -98,9 +98,13 @@ async function ensureCorpus(
   let chunks = chunksIn(indexPath);
   let modules = readdirSync(root).filter((d) => d.startsWith('mod')).length;
   while (chunks < SCALES[scale]) {
-    // Estimate the modules still needed from the chunks per module so far (~6 chunks a file).
-    const perModule = modules > 0 ? chunks / modules : FILES_PER_MODULE * 6;
-    const missing = Math.max(1, Math.ceil((SCALES[scale] - chunks) / perModule));
+    // The modules still needed, from the chunks per module so far (~6 chunks
+    // a file before any are indexed). Modules generated but never indexed (a
+    // run that failed) count at that estimate: with no chunks yet, dividing
+    // by the measured rate would ask for infinitely many.
+    const perModule = chunks > 0 ? chunks / modules : FILES_PER_MODULE * 6;
+    const expected = Math.max(chunks, modules * perModule);
+    const missing = Math.max(0, Math.ceil((SCALES[scale] - expected) / perModule));
     for (let i = 0; i < missing; i++) {
       syntheticRepo(path.join(root, `mod${modules}`), FILES_PER_MODULE, 'all');
       modules++;
@@ -108,7 +112,12 @@ async function ensureCorpus(
     log(`  ${modules} modules; indexing with random vectors`);
     const r = await runIndexJob({ root, indexPath, vectors: true, randomVectors: true });
     runs.push(r);
-    chunks = r.summary.chunks === 0 ? chunks : chunksIn(indexPath);
+    if (r.summary.chunks === 0) {
+      throw new Error(
+        `indexing ${root} added no chunks (${chunks} in the index, ${SCALES[scale]} wanted): delete ${dir} and run again`,
+      );
+    }
+    chunks = chunksIn(indexPath);
     log(`  ${chunks} chunks, ${r.wallSeconds.toFixed(0)} s, peak RSS ${r.maxRssMB.toFixed(0)} MB`);
   }
   return { indexPath, chunks, runs };
