@@ -6,7 +6,12 @@
  * cannot list its files, or files no longer on disk, give no lines: the
  * search goes on with the generic boilerplate rules.
  */
-import { isTemplatePath, MAX_TEMPLATE_FILES, templateLines } from '@codesift/query';
+import {
+  isTemplatePath,
+  MAX_TEMPLATE_FILES,
+  TEMPLATE_PATH_HINTS,
+  templateLines,
+} from '@codesift/query';
 import { readIndexedLines } from './indexed-file.js';
 import type { SearchIndex } from './search-index.js';
 
@@ -20,8 +25,11 @@ export async function readTemplateLines(
   if (!manifest.all && !manifest.paths) return new Set();
   let paths: string[];
   try {
-    // The paths alone where the store can list them: a one-shot search pays this at start.
-    const all = manifest.paths ? await manifest.paths() : [...(await manifest.all!()).keys()];
+    // Where the store can, only the paths that may be templates: a one-shot
+    // search pays this at start, and listing 300,000 paths took most of a second.
+    const all = manifest.paths
+      ? await manifest.paths(TEMPLATE_PATH_HINTS)
+      : [...(await manifest.all!()).keys()];
     paths = all.filter(isTemplatePath).sort();
   } catch {
     return new Set();

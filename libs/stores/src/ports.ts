@@ -175,8 +175,13 @@ export interface Manifest {
    * filtering the whole manifest.
    */
   all(prefix?: string): Promise<Map<string, FileRecord>>;
-  /** Every indexed path, sorted (optional: the SQLite store has it); what all() gives, without the records. */
-  paths?(): Promise<string[]>;
+  /**
+   * Every indexed path, sorted (optional: the SQLite store has it); what
+   * all() gives, without the records. With `containing`, only the paths
+   * holding one of these substrings (ASCII case-insensitive), found without
+   * building every path in memory: what a search reads at its start.
+   */
+  paths?(containing?: readonly string[]): Promise<string[]>;
   /** Inserts or replaces records by path. */
   put(records: FileRecord[]): Promise<void>;
   /** Removes the records only; use LocalIndex.removeFiles to drop derived data too. */

@@ -195,6 +195,30 @@ describe('SqliteIndex as LocalIndex', () => {
     ix.close();
   });
 
+  test('manifest.paths(containing): the paths holding a substring, ASCII case aside, % and _ literal', async () => {
+    const ix = openSqliteIndex(':memory:');
+    ix.setEmbedder('test', DIMS);
+    ix.commitFiles(
+      [
+        'src/issue_template.ts',
+        'src/issueXtemplate.ts',
+        'docs/ISSUE_TEMPLATE.md',
+        'pkg/.GitHub/bug.md',
+        'src/100%.ts',
+        'src/1000.ts',
+      ].map((p) => fileCommit(p, ['x'])),
+    );
+    const paths = (...parts: string[]) => ix.manifest.paths!(parts);
+    assert.deepEqual(await paths('issue_template'), [
+      'docs/ISSUE_TEMPLATE.md',
+      'src/issue_template.ts',
+    ]);
+    assert.deepEqual(await paths('.github/', '100%'), ['pkg/.GitHub/bug.md', 'src/100%.ts']);
+    assert.deepEqual(await paths('nothing'), []);
+    assert.equal((await ix.manifest.paths!([])).length, 6);
+    ix.close();
+  });
+
   test('symbols.inFiles answers what inFile answers per path, in one call', async () => {
     const ix = openSqliteIndex(':memory:');
     ix.setEmbedder('test', DIMS);

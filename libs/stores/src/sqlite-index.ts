@@ -197,8 +197,8 @@ class SqliteIndex implements SqliteLocalIndex {
       async all(prefix) {
         return self.read(() => files.all(prefix));
       },
-      async paths() {
-        return self.read(() => files.paths());
+      async paths(containing) {
+        return self.read(() => files.paths(containing));
       },
       async put(records) {
         self.write(() => {

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { stripBoilerplate } from './boilerplate.js';
-import { isTemplatePath, normalizeTemplateLine, templateLines } from './templates.js';
+import {
+  isTemplatePath,
+  normalizeTemplateLine,
+  TEMPLATE_PATH_HINTS,
+  templateLines,
+} from './templates.js';
 
 const FORM = `name: Bug report
 description: Tell us what went wrong
@@ -42,6 +47,32 @@ describe('templates', () => {
     }
     for (const p of ['.github/workflows/ci.yml', 'src/template.py', 'docs/guide.md']) {
       assert.ok(!isTemplatePath(p), p);
+    }
+  });
+
+  it('every template path holds one of the hints a store narrows by', () => {
+    const dirs = ['', 'acme/api/', 'docs/'];
+    const names = [
+      '.github/ISSUE_TEMPLATE/bug.yml',
+      '.github/issue_template/Bug.md',
+      '.github/PULL_REQUEST_TEMPLATE/feature.md',
+      '.github/DISCUSSION_TEMPLATE/ideas.yml',
+      '.github/PULL_REQUEST_TEMPLATE.md',
+      '.github/CONTRIBUTING.md',
+      '.gitlab/issue_templates/Bug.md',
+      '.gitlab/merge_request_templates/Default.md',
+      '.gitea/ISSUE_TEMPLATE.md',
+      '.gitea/PULL_REQUEST_TEMPLATE/x.md',
+      'ISSUE_TEMPLATE',
+      'Pull_Request_Template.md',
+    ];
+    for (const p of dirs.flatMap((d) => names.map((n) => d + n))) {
+      assert.ok(isTemplatePath(p), p);
+      const lower = p.toLowerCase();
+      assert.ok(
+        TEMPLATE_PATH_HINTS.some((h) => lower.includes(h)),
+        `${p} holds none of ${TEMPLATE_PATH_HINTS.join(', ')}`,
+      );
     }
   });
 

@@ -13,6 +13,19 @@
 const TEMPLATE_PATH =
   /(?:^|\/)(?:\.github\/(?:ISSUE_TEMPLATE|PULL_REQUEST_TEMPLATE|DISCUSSION_TEMPLATE)\/[^/]+|\.github\/[^/]+\.md|\.gitlab\/(?:issue_templates|merge_request_templates)\/[^/]+|\.gitea\/(?:ISSUE_TEMPLATE|PULL_REQUEST_TEMPLATE)[^/]*(?:\/[^/]+)?|(?:docs\/)?(?:ISSUE_TEMPLATE|PULL_REQUEST_TEMPLATE)(?:\.md)?)$/i;
 
+/**
+ * Substrings every path TEMPLATE_PATH accepts contains one of (ASCII case
+ * aside): a store can narrow a large manifest to these before the regex
+ * runs, instead of handing over every path.
+ */
+export const TEMPLATE_PATH_HINTS: readonly string[] = [
+  '.github/',
+  '.gitlab/',
+  '.gitea/',
+  'issue_template',
+  'pull_request_template',
+];
+
 /** Files read for templates at most, and characters per file: templates are short. */
 export const MAX_TEMPLATE_FILES = 40;
 export const MAX_TEMPLATE_CHARS = 20_000;

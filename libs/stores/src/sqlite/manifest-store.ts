@@ -54,10 +54,26 @@ export class ManifestStore {
     );
   }
 
-  /** Every path, sorted: the primary key alone, several times cheaper than all() on a large index. */
-  paths(): string[] {
-    const rows = this.ctx.stmt('SELECT path FROM files ORDER BY path').all() as { path: string }[];
-    return rows.map((r) => r.path);
+  /**
+   * Every path, sorted: the primary key alone, several times cheaper than
+   * all() on a large index. With `containing`, those holding one of the
+   * substrings (LIKE: ASCII case-insensitive), matched inside SQLite.
+   */
+  paths(containing?: readonly string[]): string[] {
+    const parts = containing ?? [];
+    if (parts.length === 0) {
+      return (this.ctx.stmt('SELECT path FROM files ORDER BY path').raw().all() as [string][]).map(
+        (r) => r[0],
+      );
+    }
+    const where = parts.map(() => "path LIKE ? ESCAPE '\\'").join(' OR ');
+    const like = parts.map((p) => `%${p.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    return (
+      this.ctx
+        .stmt(`SELECT path FROM files WHERE ${where} ORDER BY path`)
+        .raw()
+        .all(...like) as [string][]
+    ).map((r) => r[0]);
   }
 
   /** Whether any path starts with `prefix` (one index seek). */
