@@ -5,6 +5,7 @@ import {
   BRIDGE_TERM_WEIGHT,
   type BridgeCandidate,
   MAX_BRIDGE_TERMS,
+  MIN_JOINT,
   rankBridgeTerms,
 } from './bridge-score.js';
 
@@ -62,6 +63,17 @@ describe('rankBridgeTerms', () => {
       ['retryDelay'],
     );
     assert.match(out[0]!.why, /^name retry; with timeout 0\.7\d+$/);
+  });
+
+  it('needs MIN_JOINT shared chunks: one is as often chance, and the index-time table keeps no such pair', () => {
+    // retryDelay in 1 chunk of 1,000, with "timeout" (in 1): the PMI is the highest there is.
+    const once = counts({ retrydelay: { timeout: MIN_JOINT - 1 } }, { retrydelay: 1, timeout: 1 });
+    assert.deepEqual(rankBridgeTerms(query, [cand('retryDelay')], once), []);
+    const twice = counts({ retrydelay: { timeout: MIN_JOINT } }, { retrydelay: 2, timeout: 2 });
+    assert.deepEqual(
+      rankBridgeTerms(query, [cand('retryDelay')], twice).map((t) => t.name),
+      ['retryDelay'],
+    );
   });
 
   it('needs a name part shared with the query', () => {

@@ -11,7 +11,10 @@
  * - co-occurrence: for each query word not already counted as a name part
  *   or doc word, the normalized PMI of the word and the identifier over the index's
  *   chunks (log(c·N / (df_w·df_i)) / -log(c / N), in -1..1), counted when
- *   at least MIN_NPMI: the word occurs with the identifier more often than chance.
+ *   at least MIN_NPMI (the word occurs with the identifier more often than
+ *   chance) and when they share at least MIN_JOINT chunks (one shared chunk
+ *   is as often chance; the index-time table keeps only such pairs, see
+ *   @codesift/stores bridge-assoc.ts, so both ways of counting agree).
  *
  * An identifier must share a name part with the query and relate to at
  * least MIN_COVERED of its words (one shared word is what the keyword side
@@ -26,7 +29,14 @@
  * only; the points and thresholds are set by reasoning, not searched.
  */
 import { wordStems } from '@codesift/analysis';
-import type { Cooccurrence } from '@codesift/stores';
+import {
+  ASSOC_MAX_TERM_SHARE,
+  ASSOC_MIN_JOINT,
+  ASSOC_MIN_NPMI,
+  type Cooccurrence,
+  normalizedPmi,
+} from '@codesift/stores';
+import { LruCache } from './lru.js';
 
 /** Identifiers the bridge adds at most. */
 export const MAX_BRIDGE_TERMS = 3;
@@ -39,9 +49,11 @@ export const DOC_POINT = 0.5;
 /** Query words (name, doc or co-occurrence) an identifier must relate to. */
 export const MIN_COVERED = 2;
 /** An identifier in more than this share of the chunks is not bridged. */
-export const MAX_TERM_SHARE = 0.05;
+export const MAX_TERM_SHARE = ASSOC_MAX_TERM_SHARE;
 /** A normalized PMI below this is chance-level co-occurrence, not counted. */
-export const MIN_NPMI = 0.2;
+export const MIN_NPMI = ASSOC_MIN_NPMI;
+/** Chunks a word and the identifier must share to count. */
+export const MIN_JOINT = ASSOC_MIN_JOINT;
 /** What an identifier must look like (a doc line some parsers report as a name is not one). */
 const IDENTIFIER = /^[\p{L}_$][\p{L}\p{N}_$]*$/u;
 
@@ -91,6 +103,8 @@ export function rankBridgeTerms(
   exclude: ReadonlySet<string> = new Set(),
 ): BridgeTerm[] {
   const stems = new Set(query.stems);
+  // Each word's stems once per query, not once per candidate.
+  const words = query.words.map((w) => ({ w, stems: wordStems(w) }));
   const seen = new Set<string>();
   const scored: Scored[] = [];
   for (const c of candidates) {
@@ -98,7 +112,7 @@ export function rankBridgeTerms(
     seen.add(c.term);
     const df = counts?.df[c.term];
     if (counts && (df === undefined || df === 0 || df > MAX_TERM_SHARE * counts.chunks)) continue;
-    const s = scoreCandidate(c, stems, query.words, counts);
+    const s = scoreCandidate(c, stems, words, counts);
     if (s.named && s.covered >= MIN_COVERED) scored.push(s);
   }
   scored.sort(
@@ -116,12 +130,12 @@ export function rankBridgeTerms(
 function scoreCandidate(
   c: BridgeCandidate,
   stems: ReadonlySet<string>,
-  words: readonly string[],
+  words: readonly { w: string; stems: string[] }[],
   counts: Cooccurrence | null,
 ): Scored {
-  const nameParts = new Set(wordStems(c.name));
+  const nameParts = new Set(stemsOf(c.name));
   const nameHits = [...nameParts].filter((s) => stems.has(s));
-  const docHits = wordStems(c.doc).filter((s) => stems.has(s) && !nameParts.has(s));
+  const docHits = stemsOf(c.doc).filter((s) => stems.has(s) && !nameParts.has(s));
   const covered = new Set([...nameHits, ...docHits]);
   let assoc = 0;
   const together: string[] = [];
@@ -129,14 +143,13 @@ function scoreCandidate(
   if (counts && joint) {
     const n = counts.chunks;
     const dfTerm = counts.df[c.term] ?? 0;
-    for (const w of words) {
-      const wStems = wordStems(w);
+    for (const { w, stems: wStems } of words) {
       // A word already counted as a name part or doc word is not counted again.
       if (wStems.some((s) => covered.has(s) || nameParts.has(s))) continue;
       const both = joint[w] ?? 0;
       const dfWord = counts.df[w] ?? 0;
-      if (both === 0 || dfWord === 0 || dfTerm === 0 || both >= n) continue;
-      const npmi = Math.log((both * n) / (dfWord * dfTerm)) / -Math.log(both / n);
+      if (both < MIN_JOINT || dfWord === 0 || dfTerm === 0 || both >= n) continue;
+      const npmi = normalizedPmi(both, dfWord, dfTerm, n);
       if (!(npmi >= MIN_NPMI)) continue;
       assoc += npmi;
       together.push(`${w} ${round(npmi)}`);
@@ -161,6 +174,21 @@ function scoreCandidate(
     covered: covered.size,
     named: nameHits.length > 0,
   };
+}
+
+/**
+ * The stems of candidate names and doc comments: the same few hundred
+ * symbols make the slices of most queries, and stemming their docs again
+ * for each was a fifth of the bridge's time.
+ */
+const stemCache = new LruCache<string[]>(4096);
+function stemsOf(text: string): string[] {
+  let stems = stemCache.get(text);
+  if (!stems) {
+    stems = wordStems(text);
+    stemCache.set(text, stems);
+  }
+  return stems;
 }
 
 function round(x: number): number {

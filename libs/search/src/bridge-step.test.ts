@@ -4,8 +4,10 @@
  * a store without co-occurrence counts (the cluster's, for now).
  */
 import assert from 'node:assert/strict';
+import { copyFileSync, rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { openSqliteIndex } from '@codesift/stores';
+import Database from 'better-sqlite3';
 import { BRIDGE_TERM_WEIGHT } from './bridge-score.js';
 import { bridgeTerms } from './bridge-step.js';
 import { openEngine, openLocalEngine } from './engine.js';
@@ -114,6 +116,33 @@ describe('the offline bridge', () => {
       assert.deepEqual(none, { terms: [], candidates: 0, skipped: 'no words to bridge' });
     } finally {
       ix.close();
+    }
+  });
+
+  it('ranks from the table the indexer wrote as it would from the postings of an index without one', async () => {
+    const copy = `${indexPath}.old.db`;
+    copyFileSync(indexPath, copy);
+    const raw = new Database(copy);
+    const state = raw.prepare("SELECT value FROM meta WHERE key = 'bridge_assoc'").pluck().get();
+    assert.equal(state, 'current', 'the index run left its co-occurrence table up to date');
+    // What an index written before the table looks like.
+    raw.exec("DROP TABLE bridge_assoc; DELETE FROM meta WHERE key = 'bridge_assoc'");
+    raw.close();
+    const terms = async (file: string) => {
+      const ix = openSqliteIndex(file, { readonly: true });
+      try {
+        const out = await bridgeTerms(localSearchIndex(ix, file), QUESTION, { tests: false });
+        return out.terms;
+      } finally {
+        ix.close();
+      }
+    };
+    try {
+      const fromTable = await terms(indexPath);
+      assert.ok(fromTable.length > 0);
+      assert.deepEqual(fromTable, await terms(copy));
+    } finally {
+      rmSync(copy, { force: true });
     }
   });
 

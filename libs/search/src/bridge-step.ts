@@ -8,7 +8,8 @@
  * few identifiers join the keyword side as OR terms below the user's words.
  *
  * Co-occurrence comes from the keyword store (KeywordIndex.cooccurrence:
- * the local index counts it from its FTS postings). A store without it
+ * the local index reads it from a table its writer keeps, or from its FTS
+ * postings when the index has no such table). A store without it
  * (the cluster's Elasticsearch adapter, for now) skips the bridge and the
  * plan says so. The step never fails a search: an error leaves the plan's
  * terms as they were and names the step in `degraded`.
@@ -16,6 +17,7 @@
 import { analyzeQuery, isTestPath, wordStems } from '@codesift/analysis';
 import { errorMessage } from '@codesift/core';
 import { type ParsedQuery, parseQuery } from '@codesift/query';
+import { ASSOC_MAX_WORD_SHARE, ASSOC_WORD } from '@codesift/stores';
 import { type BridgeTerm, rankBridgeTerms } from './bridge-score.js';
 import { withAddedTerms } from './planning/keyword-terms.js';
 import type { QueryPlan } from './planning/types.js';
@@ -25,7 +27,7 @@ import type { SearchIndex } from './search-index.js';
 /** Symbols ranked: the rewrite's slice size. */
 export const BRIDGE_SLICE = 40;
 /** A query word in more than this share of the chunks is not read for co-occurrence. */
-export const MAX_WORD_SHARE = 0.2;
+export const MAX_WORD_SHARE = ASSOC_MAX_WORD_SHARE;
 
 export type BridgeSources = Pick<SearchIndex, 'symbols' | 'keyword'>;
 
@@ -63,7 +65,7 @@ export async function bridgeTerms(
     .map((t) => t.value)
     .join(' ');
   const stems = wordStems(prose);
-  const words = [...new Set(analyzeQuery(prose))].filter((w) => /^\p{L}{3,}$/u.test(w));
+  const words = [...new Set(analyzeQuery(prose))].filter((w) => ASSOC_WORD.test(w));
   if (stems.length === 0 || words.length === 0) {
     return { terms: [], candidates: 0, skipped: 'no words to bridge' };
   }

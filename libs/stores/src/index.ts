@@ -20,6 +20,14 @@ export type {
   VectorRecord,
   VocabularyOptions,
 } from './ports.js';
+export {
+  ASSOC_MAX_TERM_SHARE,
+  ASSOC_MAX_WORD_SHARE,
+  ASSOC_MIN_JOINT,
+  ASSOC_MIN_NPMI,
+  ASSOC_WORD,
+  normalizedPmi,
+} from './sqlite/bridge-assoc.js';
 export { REBUILD_HINT } from './sqlite/corruption.js';
 export { removeIndexFileSet, replaceIndexFile } from './sqlite/replace-file.js';
 export {

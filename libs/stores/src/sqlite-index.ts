@@ -28,6 +28,7 @@ import type {
   SymbolIndex,
   VectorIndex,
 } from './ports.js';
+import { BridgeAssoc } from './sqlite/bridge-assoc.js';
 import { countCooccurrence } from './sqlite/cooccurrence.js';
 import { checkHeader, corrupt, guard, isCorruptionError } from './sqlite/corruption.js';
 import { FileTextStore } from './sqlite/file-text-store.js';
@@ -105,6 +106,7 @@ class SqliteIndex implements SqliteLocalIndex {
   private readonly cache: StatementCache;
   private readonly ctx: SqliteContext;
   private readonly kw: KeywordStore;
+  private readonly assoc: BridgeAssoc;
   private readonly vec: VectorStore;
   private readonly sym: SymbolStore;
   private readonly files: ManifestStore;
@@ -123,12 +125,15 @@ class SqliteIndex implements SqliteLocalIndex {
     const cache = this.cache;
     this.ctx = { db, file, stmt: (sql) => cache.get(sql) };
     this.kw = new KeywordStore(this.ctx);
+    this.assoc = new BridgeAssoc(this.ctx, this.kw.stats);
+    if (!readonly) this.kw.assoc = this.assoc;
     this.vec = new VectorStore(this.ctx, readMeta(this.ctx).dimensions, hnsw);
     this.sym = new SymbolStore(this.ctx);
     this.files = new ManifestStore(this.ctx);
     this.texts = new FileTextStore(this.ctx);
     const self = this;
     const kw = this.kw;
+    const assoc = this.assoc;
     const vec = this.vec;
     const sym = this.sym;
     const files = this.files;
@@ -146,7 +151,7 @@ class SqliteIndex implements SqliteLocalIndex {
         return self.read(() => countRows(self.ctx, 'chunks'));
       },
       async cooccurrence(q) {
-        return self.read(() => countCooccurrence(self.ctx, kw.stats, q));
+        return self.read(() => countCooccurrence(self.ctx, kw.stats, q, assoc));
       },
     };
     this.vectors = {
@@ -259,6 +264,7 @@ class SqliteIndex implements SqliteLocalIndex {
       );
     } catch (err) {
       this.vec.takeChanges();
+      this.assoc.rolledBack();
       throw err;
     } finally {
       this.kw.stats.invalidate();
@@ -405,6 +411,9 @@ class SqliteIndex implements SqliteLocalIndex {
     this.ensureOpen();
     if (this.readonly) return;
     guard(this.file, () => {
+      // The bridge's counts for what this connection wrote (nothing to do when nothing was).
+      this.db.transaction(() => this.assoc.flush())();
+      this.kw.stats.invalidate();
       // Checking is ~1 ms; merging only happens when an index run left many segments.
       this.db.transaction(() => this.kw.compact(MAX_FTS_SEGMENTS))();
       if (this.vec.flushPlan() === 'none') return;

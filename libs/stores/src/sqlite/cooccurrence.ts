@@ -1,10 +1,10 @@
 /**
- * How often query words and identifiers occur in the same chunks, read from
- * the FTS5 postings the indexer writes (one rowid list per term), for the
- * offline vocabulary bridge (@codesift/search bridge-step.ts). The postings
- * are the index-time statistics: every index has them, so an index written
- * before the bridge existed needs nothing rebuilt, and incremental updates
- * keep the counts exact.
+ * How often query words and identifiers occur in the same chunks, for the
+ * offline vocabulary bridge (@codesift/search bridge-step.ts): from the
+ * index-time table (bridge-assoc.ts, one indexed read per identifier) when
+ * the index has it up to date, else from the FTS5 postings (one rowid list
+ * per term), which every index has: an index written before the table, or
+ * one whose writer has not flushed yet, still answers, exactly.
  *
  * The work is bounded by the caller's lists (a query's words, a vocabulary
  * slice) and by `maxShare`: a term in more than that share of the chunks is counted
@@ -13,6 +13,7 @@
  */
 import { quoteTerm } from '../fts-query.js';
 import type { Cooccurrence, CooccurrenceQuery } from '../ports.js';
+import type { BridgeAssoc } from './bridge-assoc.js';
 import type { SqliteContext } from './sql.js';
 import type { TermStats } from './term-stats.js';
 
@@ -23,6 +24,7 @@ export function countCooccurrence(
   ctx: SqliteContext,
   stats: TermStats,
   q: CooccurrenceQuery,
+  assoc: BridgeAssoc | null = null,
 ): Cooccurrence {
   const words = unique(q.words);
   const terms = unique(q.terms);
@@ -32,6 +34,10 @@ export function countCooccurrence(
     const n = df.get(t) ?? 0;
     return n > 0 && n <= q.maxShare * chunks;
   };
+  if (assoc?.current()) {
+    const rows = assoc.read(terms.filter(readable), new Set(words.filter(readable)));
+    return { chunks, df: Object.fromEntries(df), joint: Object.fromEntries(rows) };
+  }
   const postings = (t: string): number[] =>
     (
       ctx

@@ -7,6 +7,7 @@ import { analyze } from '@codesift/analysis';
 import type { Chunk, UnitKind } from '@codesift/core';
 import { groupByBoost, normalizeTerms } from '../fts-query.js';
 import type { KeywordDoc, KeywordHit, KeywordQuery } from '../ports.js';
+import { type BridgeAssoc, CHUNK_TEXT, type ChunkText, chunkColumns } from './bridge-assoc.js';
 import { planTerms, type TermPlan } from './keyword-plan.js';
 import { chunked, filterSql, IN_BATCH, type SqliteContext, sqlList } from './sql.js';
 import { TermStats } from './term-stats.js';
@@ -67,20 +68,27 @@ function rowToChunk(r: ChunkRow): Chunk {
   return c;
 }
 
+/** A removed chunk's seq and what its terms are recomputed from (bridge-assoc.ts). */
+const REMOVED_COLUMNS = `seq, ${CHUNK_TEXT}`;
+
 export class KeywordStore {
   readonly stats: TermStats;
   private lastPath = '';
-  private lastPathTerms = '';
+  private lastPathTerms: string[] = [];
+
+  /** Told of every chunk written and removed (the bridge's index-time counts); set by the index. */
+  assoc: BridgeAssoc | null = null;
 
   constructor(private readonly ctx: SqliteContext) {
     this.stats = new TermStats(ctx);
   }
 
   insert(doc: StoredChunk): void {
-    const old = this.ctx.stmt('SELECT seq FROM chunks WHERE id = ?').get(doc.id) as
-      | { seq: number }
+    const old = this.ctx.stmt(`SELECT ${REMOVED_COLUMNS} FROM chunks WHERE id = ?`).get(doc.id) as
+      | (ChunkText & { seq: number })
       | undefined;
     if (old) {
+      this.assoc?.removing([old]);
       this.ctx.stmt('DELETE FROM chunks_fts WHERE rowid = ?').run(old.seq);
       this.ctx.stmt('DELETE FROM chunks WHERE seq = ?').run(old.seq);
     }
@@ -104,24 +112,18 @@ export class KeywordStore {
         doc.contextSource ?? null,
         doc.contextFallback ?? null,
       );
-    const symbolText =
-      doc.symbol === null ? (doc.signature ?? '') : `${doc.symbol}\n${doc.signature ?? ''}`;
+    const columns = chunkColumns(doc, this.analyzedPath(doc.path));
     this.ctx
       .stmt('INSERT INTO chunks_fts(rowid, code, symbol, path, context) VALUES (?, ?, ?, ?, ?)')
-      .run(
-        info.lastInsertRowid,
-        analyze(doc.content).join(' '),
-        analyze(symbolText).join(' '),
-        this.analyzedPath(doc.path),
-        analyze(doc.context ?? '').join(' '),
-      );
+      .run(info.lastInsertRowid, ...columns.map((c) => c.join(' ')));
+    this.assoc?.inserted(Number(info.lastInsertRowid), columns);
   }
 
   /** Every chunk of a file shares its path; analyze it once per run of chunks. */
-  private analyzedPath(p: string): string {
+  private analyzedPath(p: string): string[] {
     if (p !== this.lastPath) {
       this.lastPath = p;
-      this.lastPathTerms = analyze(p).join(' ');
+      this.lastPathTerms = analyze(p);
     }
     return this.lastPathTerms;
   }
@@ -132,9 +134,10 @@ export class KeywordStore {
 
   deleteByPaths(paths: readonly string[]): void {
     for (const p of paths) {
-      const rows = this.ctx.stmt('SELECT seq FROM chunks WHERE path = ?').all(p) as {
-        seq: number;
-      }[];
+      const rows = this.ctx
+        .stmt(`SELECT ${this.assoc ? REMOVED_COLUMNS : 'seq'} FROM chunks WHERE path = ?`)
+        .all(p) as (ChunkText & { seq: number })[];
+      this.assoc?.removing(rows);
       for (const r of rows) this.ctx.stmt('DELETE FROM chunks_fts WHERE rowid = ?').run(r.seq);
       this.ctx.stmt('DELETE FROM chunks WHERE path = ?').run(p);
     }

@@ -28,6 +28,10 @@
  *   name columns, indexed, for case-insensitive exact and prefix lookup.
  * - file_texts (file-text-store.ts): texts of files committed with one;
  *   added after version 1 like the context_ columns (addColumns creates it).
+ * - bridge_assoc + bridge_words (bridge-assoc.ts): the offline bridge's
+ *   word–identifier counts, derived from the chunks; created by a writer's
+ *   flush, and readers without them (or with the meta row `bridge_assoc`
+ *   not 'current') count from the postings instead.
  */
 import { randomUUID } from 'node:crypto';
 import { ANALYZER_VERSION } from '@codesift/analysis';
