@@ -103,6 +103,25 @@ describe('the offline bridge', () => {
     assert.match(short.plan!.bridge.reason, /short keyword query/);
   });
 
+  it("searches the bridged identifiers once, in the query's own view, when variants run", async () => {
+    const r = await engine.search({
+      query: `${QUESTION} in parseFlags`,
+      bridge: true,
+      variants: 3,
+    });
+    const bridged = r.plan!.bridge.terms.map((t) => t.term);
+    assert.ok(bridged.length > 0, r.plan!.bridge.outcome ?? '');
+    const views = r.plan!.variants.list;
+    assert.deepEqual(
+      views.map((v) => v.kind),
+      ['words', 'identifiers'],
+    );
+    const inView = (i: number) =>
+      views[i]!.keyword.filter((t) => t.source === 'bridge').map((t) => t.term);
+    assert.deepEqual(inView(0), bridged);
+    assert.deepEqual(inView(1), []);
+  });
+
   it('gives other callers the same terms (query variants)', async () => {
     const ix = openSqliteIndex(indexPath, { readonly: true });
     try {

@@ -269,7 +269,9 @@ class Engine implements SearchEngine {
         reasons: [...plan.reasons, note],
       };
     }
-    // 1c. the offline bridge; its identifiers are a view of their own too.
+    // 1c. the offline bridge: its identifiers join the query's own terms. They are
+    // searched there only, not again as a view of their own (which cost a
+    // retrieval and a merge for the same identifiers).
     const degradedBridge: string[] = [];
     let bridgeMs: number | undefined;
     if (plan.bridge.decision === 'run') {
@@ -278,7 +280,7 @@ class Engine implements SearchEngine {
       degradedBridge.push(...step.value.degraded);
       bridgeMs = step.ms;
       if (plan.bridge.terms.length > 0) {
-        viewSources = { ...viewSources, bridge: plan.bridge.terms.map((t) => t.name) };
+        // The query's own view is planned again, with the bridged terms.
         plan = withVariants(plan, parsed, options, this.configFor(request, templates), viewSources);
       }
     }

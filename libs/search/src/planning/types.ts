@@ -111,7 +111,7 @@ export interface BridgePlan {
 }
 
 /** A view of the query searched on its own (planning/variants.ts). */
-export type VariantKind = 'words' | 'summary' | 'entities' | 'identifiers' | 'bridge' | 'phrasing';
+export type VariantKind = 'words' | 'summary' | 'entities' | 'identifiers' | 'phrasing';
 
 /** How the variants' results are merged per chunk: the best weighted score, or reciprocal ranks. */
 export type VariantMerge = 'max' | 'rrf';

@@ -2,7 +2,7 @@
  * Query variants: one query searched as several views of itself, each
  * retrieved on its own (in parallel, see variants-step.ts) and merged per
  * chunk before ranking. Pure, like the rest of the planner: the views that
- * need I/O (the model's phrasings, the vocabulary bridge) come in as data.
+ * need I/O (the model's phrasings) come in as data.
  *
  * The first variant is always the query as planned ('words'). The others,
  * in the order they are taken up to the requested count:
@@ -14,8 +14,6 @@
  *   title's few words under the body's many; searched alone, the title finds
  *   what the title alone would, and the merge keeps it;
  * - a shorter query: its 'identifiers' alone, when it mixes code with prose;
- * - 'bridge': identifiers the offline vocabulary bridge ranks for the
- *   query's words (supplied by the caller; none yet);
  * - 'phrasing': the model's alternative phrasings (supplied by the caller).
  *
  * A view only exists when it differs from the query itself, so a short
@@ -50,7 +48,6 @@ export const VARIANT_WEIGHT: Readonly<Record<VariantKind, number>> = Object.free
   summary: 1,
   entities: 0.8,
   identifiers: 0.8,
-  bridge: 0.6,
   phrasing: 0.8,
 });
 /** Every offline kind, in the order they are taken. */
@@ -58,7 +55,6 @@ export const OFFLINE_KINDS: readonly VariantKind[] = Object.freeze([
   'summary',
   'entities',
   'identifiers',
-  'bridge',
 ]);
 
 /**
@@ -77,8 +73,6 @@ const PROSE_KINDS: ReadonlySet<VariantKind> = new Set<VariantKind>(['summary', '
 export interface VariantSources {
   /** The model's alternative phrasings, best first. */
   phrasings?: readonly string[];
-  /** Identifiers the offline vocabulary bridge picked for the query's words. */
-  bridge?: readonly string[];
 }
 
 export interface VariantOptions {
@@ -123,9 +117,6 @@ export function planVariants(
   if (!report && allowed.has('identifiers') && !parsed.isIdentifierOnly) {
     const ids = codeEntities(parsed);
     if (ids.length > 0) candidates.push({ kind: 'identifiers', text: ids.join(' ') });
-  }
-  if (allowed.has('bridge') && (sources.bridge?.length ?? 0) > 0) {
-    candidates.push({ kind: 'bridge', text: sources.bridge!.join(' ') });
   }
   if (allowed.has('phrasing')) {
     for (const p of sources.phrasings ?? []) candidates.push({ kind: 'phrasing', text: p });

@@ -131,7 +131,7 @@ const SWITCH_OPTIONS = {
   'variant-kinds': {
     type: 'string',
     value: '<kinds>',
-    help: 'with --variants: only these kinds, comma-separated (summary, entities, identifiers, bridge, phrasing), for ablations',
+    help: 'with --variants: only these kinds, comma-separated (summary, entities, identifiers, phrasing), for ablations',
   },
   'variant-vectors': {
     type: 'boolean',
