@@ -10,7 +10,7 @@ import type { Ranked } from './ranking.js';
 import type { SearchIndex } from './search-index.js';
 import { selectSnippet } from './snippet.js';
 import type { SearchResult } from './types.js';
-import { toUnits, type UnitDefinition } from './units.js';
+import { toUnits, type UnitDefinition, unitPaths } from './units.js';
 
 /** How the chunk list becomes units; null for the file list, which keeps each file's best chunk. */
 export interface UnitOptions {
@@ -54,9 +54,10 @@ export async function hydrate(
       : [];
   });
   if (units !== null) {
+    const reach = unitPaths(hits, units.limit);
     const defs = await definitionsByPath(
       units.symbols,
-      hits.map((h) => h.c),
+      hits.filter((h) => reach.has(h.path)).map((h) => h.c),
     );
     hits = toUnits(hits, (p) => defs.get(p) ?? [], units.limit);
   }
@@ -97,7 +98,8 @@ export async function hydrate(
 }
 
 /**
- * The definitions of the files whose hits carry a symbol path, for widening.
+ * The definitions of the files whose hits carry a symbol path, for widening
+ * (only the files that can reach the cut are passed: unitPaths).
  * A store without `inFile` (the cluster's symbol service) gives none: hits
  * are still merged and capped, just not widened.
  */

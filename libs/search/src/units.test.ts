@@ -7,6 +7,7 @@ import {
   toUnits,
   type UnitDefinition,
   type UnitRange,
+  unitPaths,
   widenToDefinition,
 } from './units.js';
 
@@ -110,5 +111,62 @@ describe('toUnits', () => {
       toUnits(hits, () => [], 10).map((h) => h.id),
       ['w1', 'q1', 'q2', 'q3', 'r1'],
     );
+  });
+});
+
+describe('unitPaths', () => {
+  it('is the first `limit` distinct files in rank order', () => {
+    const hits = [
+      hit('a', 'p', 1, 2),
+      hit('b', 'q', 1, 2),
+      hit('c', 'p', 5, 6),
+      hit('d', 'r', 1, 2),
+    ];
+    assert.deepEqual([...unitPaths(hits, 2)], ['p', 'q']);
+    assert.deepEqual([...unitPaths(hits, 10)], ['p', 'q', 'r']);
+  });
+
+  it('toUnits gives the same units when only those files have definitions', () => {
+    // Random hits over a few files, each file with nested, overlapping and
+    // adjacent definitions, so widening and merging both happen often.
+    let state = 7;
+    const next = (n: number) => {
+      state = (state * 1103515245 + 12345) % 2147483648;
+      return state % n;
+    };
+    const files = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
+    const defsOf = new Map(
+      files.map((f) => [
+        f,
+        Array.from({ length: 6 }, (_, k): UnitDefinition => {
+          const start = 1 + next(200);
+          return {
+            qualifiedName: `S${k}`,
+            kind: 'function',
+            startLine: start,
+            endLine: start + next(90),
+          };
+        }),
+      ]),
+    );
+    for (let round = 0; round < 500; round++) {
+      const hits = Array.from({ length: 1 + next(40) }, (_, k) => {
+        const file = files[next(files.length)]!;
+        if (next(4) === 0) {
+          const start = 1 + next(220);
+          return hit(`h${k}`, file, start, start + next(30));
+        }
+        // A window of one of the file's definitions, as the chunker cuts them.
+        const d = defsOf.get(file)![next(6)]!;
+        const start = d.startLine + next(d.endLine - d.startLine + 1);
+        const end = start + next(d.endLine - start + 1);
+        return hit(`h${k}`, file, start, end, d.qualifiedName);
+      });
+      const limit = 1 + next(12);
+      const all = toUnits(hits, (p) => defsOf.get(p) ?? [], limit);
+      const reach = unitPaths(hits, limit);
+      const some = toUnits(hits, (p) => (reach.has(p) ? defsOf.get(p)! : []), limit);
+      assert.deepEqual(some, all, `round ${round}`);
+    }
   });
 });

@@ -141,6 +141,23 @@ export function capPerFile<T extends { path: string }>(
   });
 }
 
+/**
+ * The files whose definitions toUnits(hits, _, limit) can use: the first
+ * `limit` distinct paths in rank order. Units only merge within a file and
+ * a file's first unit is never merged away or capped, so every file keeps a
+ * unit ahead of all units of the files first seen after it; a file first
+ * seen after `limit` others has no unit in the cut. Hydration reads the
+ * symbols of these files alone (a search's hits span some 30 files).
+ */
+export function unitPaths(hits: readonly { path: string }[], limit: number): Set<string> {
+  const paths = new Set<string>();
+  for (const h of hits) {
+    if (paths.size >= limit) break;
+    paths.add(h.path);
+  }
+  return paths;
+}
+
 /** Widen, merge, cap, cut: the chunk list's hits as units, best first, at most `limit`. */
 export function toUnits<T extends UnitRange>(
   hits: readonly T[],
