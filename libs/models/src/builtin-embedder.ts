@@ -5,9 +5,10 @@ import type { InferenceSession as OrtSession } from 'onnxruntime-node';
 import { convertUseLiteToOnnx, USE_LITE_OUTPUT } from './convert/convert-use-lite.js';
 import type { Embedder, EmbedOptions } from './embedder.js';
 import { EmbedderPool } from './embedder-pool.js';
+import { openOrtModel } from './ort-model.js';
 import { SerialQueue } from './serial-queue.js';
 import { USE_LITE_MAX_TOKENS, UseTokenizer } from './tokenizer.js';
-import { useLiteOnnxPath, useLiteVocabPath } from './use-lite-files.js';
+import { useLiteOnnxPath, useLiteOrtPath, useLiteVocabPath } from './use-lite-files.js';
 import { startWorkerEmbedder } from './worker-embedder.js';
 
 export interface BuiltinEmbedderOptions {
@@ -80,15 +81,11 @@ export async function createBuiltinEmbedder(
     // indexer (chunking, parsing) between batches.
     extra: { session: { intra_op: { allow_spinning: '0' } } },
   };
-  let session: OrtSession;
+  let opened: { session: OrtSession; bytes?: Uint8Array };
   let tokenizer: UseTokenizer;
   try {
-    const modelPath = useLiteOnnxPath();
-    const model = (await exists(modelPath)) ? modelPath : (await convertUseLiteToOnnx()).bytes;
-    [session, tokenizer] = await Promise.all([
-      typeof model === 'string'
-        ? ort.InferenceSession.create(model, sessionOptions)
-        : ort.InferenceSession.create(model, sessionOptions),
+    [opened, tokenizer] = await Promise.all([
+      openSession(ort, sessionOptions),
       UseTokenizer.fromFile(useLiteVocabPath()),
     ]);
   } catch (err) {
@@ -102,7 +99,21 @@ export async function createBuiltinEmbedder(
     );
   }
   const batchSize = Math.max(1, Math.floor(options.batchSize ?? DEFAULT_BATCH));
-  return new BuiltinEmbedder(ort, session, tokenizer, batchSize);
+  return new BuiltinEmbedder(ort, opened, tokenizer, batchSize);
+}
+
+/** The prebuilt .ort when the build wrote one (ort-model.ts), else the .onnx, else converted in memory. */
+async function openSession(
+  ort: Ort,
+  options: OrtSession.SessionOptions,
+): Promise<{ session: OrtSession; bytes?: Uint8Array }> {
+  const fromOrt = await openOrtModel(ort, useLiteOrtPath(), options);
+  if (fromOrt) return fromOrt;
+  const modelPath = useLiteOnnxPath();
+  if (await exists(modelPath))
+    return { session: await ort.InferenceSession.create(modelPath, options) };
+  const bytes = (await convertUseLiteToOnnx()).bytes;
+  return { session: await ort.InferenceSession.create(bytes, options) };
 }
 
 async function startModelWorkers(options: BuiltinEmbedderOptions): Promise<Embedder> {
@@ -153,7 +164,11 @@ class BuiltinEmbedder implements Embedder {
 
   constructor(
     private readonly ort: Ort,
-    private readonly session: OrtSession,
+    /**
+     * The session, and the .ort buffer it reads its graph and weights from
+     * when opened from one: held here as long as the session lives.
+     */
+    private readonly model: { session: OrtSession; bytes?: Uint8Array },
     private readonly tokenizer: UseTokenizer,
     readonly maxBatch: number,
   ) {}
@@ -188,7 +203,7 @@ class BuiltinEmbedder implements Embedder {
     this.closed = true;
     while (this.inFlight) await this.inFlight;
     await this.queue.drain();
-    await this.session.release();
+    await this.model.session.release();
   }
 
   /**
@@ -250,7 +265,7 @@ class BuiltinEmbedder implements Embedder {
       indices: new this.ort.Tensor('int64', indices, [total, 2]),
       values: new this.ort.Tensor('int64', values, [total]),
     };
-    const result = await this.session.run(feeds);
+    const result = await this.model.session.run(feeds);
     const tensor = result[USE_LITE_OUTPUT]!;
     const data = tensor.data as Float32Array;
     const vectors: Float32Array[] = [];

@@ -33,3 +33,17 @@ export function useLiteOnnxPath(): string {
   const distDir = path.dirname(fileURLToPath(import.meta.url));
   return path.join(distDir, 'model', `use-lite-512.v${CONVERTER_VERSION}.onnx`);
 }
+
+/**
+ * The ONNX model in onnxruntime's own format, graph already optimized
+ * (dist/model/use-lite-512.v<N>.ort<ort version>.ort), written by the build
+ * step after the .onnx. A session starts from it in about half the CPU:
+ * the weights are used where they lie in the file's buffer instead of being
+ * parsed out of protobuf and copied (ort-model.ts). The format belongs to
+ * one onnxruntime release, hence its version in the name: after an upgrade
+ * the file is missing until the next build, and the .onnx is loaded.
+ */
+export function useLiteOrtPath(): string {
+  const version = (require('onnxruntime-node/package.json') as { version: string }).version;
+  return useLiteOnnxPath().replace(/\.onnx$/, `.ort${version}.ort`);
+}
