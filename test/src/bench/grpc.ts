@@ -100,8 +100,8 @@ async function startServer(
 ): Promise<{ child: ChildProcess; address: string }> {
   const child = spawn(
     process.execPath,
-    // This tree's serve wants a token or --insecure-no-auth on loopback; a baseline
-    // from before that rule knows no such flag.
+    // serve wants a token or --insecure-no-auth on loopback; a baseline from
+    // before that rule knows no such flag.
     [
       bin,
       'serve',
@@ -110,7 +110,7 @@ async function startServer(
       '--json',
       '--index',
       indexDir,
-      ...(bin === cliBin ? ['--insecure-no-auth'] : []),
+      ...(knowsNoAuthFlag(bin) ? ['--insecure-no-auth'] : []),
       ...extra,
     ],
     { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
@@ -129,6 +129,12 @@ async function startServer(
     child.once('exit', (code) => reject(new Error(`serve exited (${code}): ${err}`)));
   });
   return { child, address };
+}
+
+/** Whether the checkout of `bin` (its built serve command) has --insecure-no-auth. */
+function knowsNoAuthFlag(bin: string): boolean {
+  const serve = path.join(path.dirname(bin), '..', 'dist', 'commands', 'serve-command.js');
+  return existsSync(serve) && readFileSync(serve, 'utf8').includes('insecure-no-auth');
 }
 
 interface Row {
