@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { indexRepository } from '@codesift/pipeline';
+import { openSqliteIndex } from '@codesift/stores';
 import { openLocalEngine } from './engine.js';
+import { stalePaths } from './freshness.js';
 
 /** A real index over a real tree; the tree changes after indexing and nothing re-indexes it. */
 async function indexed(t: import('node:test').TestContext, files: Record<string, string>) {
@@ -76,4 +78,37 @@ test('getSnippet serves a file only while it is what the index holds; a changed 
   // Back to the indexed bytes: served again.
   writeFileSync(path.join(root, 'src/kept.ts'), FILES['src/kept.ts']);
   assert.equal((await engine.getSnippet('src/kept.ts', 1, 1)).stale, undefined);
+});
+
+test('stalePaths reads the records and stored texts of all paths at once where the store can', async (t) => {
+  const { root } = await indexed(t, FILES);
+  writeFileSync(path.join(root, 'src/edited.ts'), 'changed\n');
+  const index = openSqliteIndex(path.join(root, '..', 'index.db'), { readonly: true });
+  t.after(() => index.close());
+  const paths = Object.keys(FILES);
+  const calls = { get: 0, getMany: 0, textGet: 0, stored: 0 };
+  const counting =
+    <A extends unknown[], R>(name: keyof typeof calls, fn: (...args: A) => R) =>
+    (...args: A): R => {
+      calls[name]++;
+      return fn(...args);
+    };
+  const counted = (batched: boolean) => ({
+    meta: async () => index.meta(),
+    manifest: {
+      get: counting('get', (p: string) => index.manifest.get(p)),
+      ...(batched ? { getMany: counting('getMany', index.manifest.getMany!) } : {}),
+    },
+    fileTexts: {
+      get: counting('textGet', (p: string) => index.fileTexts.get(p)),
+      ...(batched ? { stored: counting('stored', index.fileTexts.stored!) } : {}),
+    },
+  });
+  const batched = await stalePaths(counted(true), paths);
+  assert.deepEqual(calls, { get: 0, getMany: 1, textGet: 0, stored: 1 });
+  // A store without the batched reads (the cluster's) is asked path by path, same answer.
+  const oneByOne = await stalePaths(counted(false), paths);
+  assert.deepEqual(calls, { get: 4, getMany: 1, textGet: 4, stored: 1 });
+  assert.deepEqual([...batched], ['src/edited.ts']);
+  assert.deepEqual([...oneByOne], ['src/edited.ts']);
 });

@@ -25,19 +25,44 @@ export async function stalePaths(
 ): Promise<Set<string>> {
   const meta = await index.meta();
   const repos = meta.repositories ?? {};
+  const unique = [...new Set(paths)];
+  const [records, stored] = await Promise.all([
+    recordsOf(index.manifest, unique),
+    storedTexts(index.fileTexts, unique),
+  ]);
   const stale = new Set<string>();
   await Promise.all(
-    [...new Set(paths)].map(async (rel) => {
+    unique.map(async (rel) => {
       const inRepository = splitRepositoryPath(repos, rel);
       const root = inRepository ? inRepository.root : meta.root;
-      if (root === null) return;
-      const record = await index.manifest.get(rel);
-      if (!record || (await index.fileTexts?.get(rel)) !== undefined) return;
+      const record = records.get(rel);
+      if (root === null || !record || stored.has(rel)) return;
       const abs = path.join(root, ...(inRepository ? inRepository.path : rel).split('/'));
       if (!(await matchesRecord(abs, record))) stale.add(rel);
     }),
   );
   return stale;
+}
+
+/** The manifest's records of `paths`: one read where the store offers it (SQLite), else one per path. */
+async function recordsOf(
+  manifest: SearchIndex['manifest'],
+  paths: readonly string[],
+): Promise<Map<string, FileRecord>> {
+  if (manifest.getMany) return manifest.getMany(paths);
+  const records = await Promise.all(paths.map((p) => manifest.get(p)));
+  return new Map(paths.flatMap((p, i) => (records[i] ? [[p, records[i]]] : [])));
+}
+
+/** Which of `paths` the index keeps the text of (served from it, never stale). */
+async function storedTexts(
+  texts: SearchIndex['fileTexts'],
+  paths: readonly string[],
+): Promise<Set<string>> {
+  if (!texts) return new Set();
+  if (texts.stored) return texts.stored(paths);
+  const found = await Promise.all(paths.map((p) => texts.get(p)));
+  return new Set(paths.filter((_, i) => found[i] !== undefined));
 }
 
 async function matchesRecord(abs: string, record: FileRecord): Promise<boolean> {

@@ -29,7 +29,7 @@ export interface SearchIndex {
    * `get`: getSnippet reads just the files the index holds; `all` (optional):
    * the repository's issue templates are found by path (repo-templates.ts).
    */
-  readonly manifest: Pick<Manifest, 'get'> & Partial<Pick<Manifest, 'all' | 'paths'>>;
+  readonly manifest: Pick<Manifest, 'get'> & Partial<Pick<Manifest, 'getMany' | 'all' | 'paths'>>;
   /** The files' texts where the stores keep them: getSnippet reads these before the disk. */
   readonly fileTexts?: FileTextStore;
   meta(): Promise<IndexMeta>;

@@ -169,6 +169,8 @@ export interface SymbolIndex {
 
 export interface Manifest {
   get(path: string): Promise<FileRecord | undefined>;
+  /** get() for several paths at once (optional: the SQLite store has it); a path not indexed is absent. */
+  getMany?(paths: readonly string[]): Promise<Map<string, FileRecord>>;
   /**
    * Every record, or with `prefix` those whose path starts with it (one
    * repository of an index of many: `acme/api/`), read by range, not by
@@ -197,6 +199,8 @@ export interface Manifest {
 export interface FileTextStore {
   /** The stored text of `path`, or undefined when the index keeps none for it. */
   get(path: string): Promise<string | undefined>;
+  /** Which of `paths` have a stored text, without reading them (optional: the SQLite store has it). */
+  stored?(paths: readonly string[]): Promise<Set<string>>;
 }
 
 export interface ChunkStore {

@@ -152,6 +152,9 @@ describe('SqliteIndex as LocalIndex', () => {
     const got = await ix.chunks.get([a.chunks[1]!.id, 'missing', a.chunks[0]!.id]);
     assert.deepEqual(got, [a.chunks[1], a.chunks[0]]);
     assert.deepEqual(await ix.manifest.get('src/a.ts'), a.record);
+    const records = await ix.manifest.getMany!(['src/a.ts', 'src/none.ts', 'src/b.ts']);
+    assert.deepEqual([...records.keys()].sort(), ['src/a.ts', 'src/b.ts']);
+    assert.deepEqual(records.get('src/a.ts'), a.record);
     const hits = await ix.vectors.search({ vector: vec(seedOf('src/a.ts', 0)), limit: 1 });
     assert.equal(hits[0]!.id, a.chunks[0]!.id);
     // Symbol and signature are searchable too.
@@ -631,10 +634,16 @@ describe('file texts', () => {
       { ...fileCommit('b.ts', ['const b = 1;'], { vectors: false }), text: 'const b = 1;\n' },
     ]);
     assert.equal(await ix.fileTexts.get('a.ts'), 'const a = 1;\n');
+    assert.deepEqual(
+      await ix.fileTexts.stored!(['a.ts', 'b.ts', 'c.ts']),
+      new Set(['a.ts', 'b.ts']),
+    );
     ix.commitFiles([fileCommit('a.ts', ['const a = 2;'], { vectors: false })]);
     assert.equal(await ix.fileTexts.get('a.ts'), undefined);
+    assert.deepEqual(await ix.fileTexts.stored!(['a.ts', 'b.ts']), new Set(['b.ts']));
     ix.removeFiles(['b.ts']);
     assert.equal(await ix.fileTexts.get('b.ts'), undefined);
+    assert.deepEqual(await ix.fileTexts.stored!(['a.ts', 'b.ts']), new Set());
     ix.close();
   });
 
@@ -646,6 +655,7 @@ describe('file texts', () => {
     db.close();
     const reader = openSqliteIndex(file, { readonly: true });
     assert.equal(await reader.fileTexts.get('a.ts'), undefined);
+    assert.deepEqual(await reader.fileTexts.stored!(['a.ts']), new Set());
     reader.close();
     const writer = openSqliteIndex(file);
     writer.commitFiles([{ ...fileCommit('a.ts', ['x'], { vectors: false }), text: 'x\n' }]);

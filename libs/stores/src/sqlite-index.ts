@@ -199,6 +199,9 @@ class SqliteIndex implements SqliteLocalIndex {
       async get(p) {
         return self.read(() => files.get(p));
       },
+      async getMany(paths) {
+        return self.read(() => files.getMany(paths));
+      },
       async all(prefix) {
         return self.read(() => files.all(prefix));
       },
@@ -223,6 +226,9 @@ class SqliteIndex implements SqliteLocalIndex {
     this.fileTexts = {
       async get(p) {
         return self.read(() => texts.get(p));
+      },
+      async stored(paths) {
+        return self.read(() => texts.stored(paths));
       },
     };
   }

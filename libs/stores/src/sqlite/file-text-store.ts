@@ -36,6 +36,15 @@ export class FileTextStore {
     return row?.text;
   }
 
+  /** Which of `paths` have a stored text, in one statement and without reading the texts. */
+  stored(paths: readonly string[]): Set<string> {
+    if (!this.hasTable()) return new Set();
+    const rows = this.ctx
+      .stmt('SELECT path FROM file_texts WHERE path IN (SELECT value FROM json_each(?))')
+      .all(JSON.stringify(paths)) as { path: string }[];
+    return new Set(rows.map((r) => r.path));
+  }
+
   /** A read-only open of an index written before the table existed has none; checked once. */
   private hasTable(): boolean {
     this.present ??=

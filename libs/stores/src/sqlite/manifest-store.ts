@@ -39,6 +39,14 @@ export class ManifestStore {
     return row ? rowToFile(row) : undefined;
   }
 
+  /** The records of `paths` in one statement (a search checks ten files); a path not indexed is absent. */
+  getMany(paths: readonly string[]): Map<string, FileRecord> {
+    const rows = this.ctx
+      .stmt('SELECT * FROM files WHERE path IN (SELECT value FROM json_each(?))')
+      .all(JSON.stringify(paths)) as FileRow[];
+    return new Map(rows.map((r) => [r.path, rowToFile(r)]));
+  }
+
   all(prefix = ''): Map<string, FileRecord> {
     const rows = (
       prefix === ''
