@@ -50,6 +50,22 @@ describe('answer coverage', () => {
     close(s.atBudget, 0.5, 'but within the line budget');
   });
 
+  test('at matched lines: the first N returned lines, read like the budget', () => {
+    const returned = [
+      { path: 'x.c', startLine: 1, endLine: 30 },
+      { path: 'a.c', startLine: 1, endLine: 40 },
+    ];
+    // 30 lines of x.c, then a.c lines 1..14: its answer lines 10..14, 5 of 20.
+    close(scoreCoverage(returned, answer, { matchLines: 44 }).atMatchedLines!, 0.25, 'at 44');
+    close(scoreCoverage(returned, answer, { matchLines: 30 }).atMatchedLines!, 0, 'at 30');
+    assert.equal(scoreCoverage(returned, answer).atMatchedLines, undefined, 'only when asked');
+    const agg = aggregateCoverage([
+      scoreCoverage(returned, answer, { matchLines: 44 }),
+      scoreCoverage(returned, answer),
+    ]);
+    close(agg!.atMatchedLines!, 0.25, 'mean over the queries that have it');
+  });
+
   test('means leave out queries without line answers', () => {
     const s = scoreCoverage([{ path: 'b.c', startLine: 1, endLine: 10 }], answer);
     const agg = aggregateCoverage([s, undefined]);

@@ -26,6 +26,13 @@ export interface CoverageScores {
   atBudget: number;
   /** Lines the first COVERAGE_HITS ranges hold (a line in two ranges counts twice). */
   linesReturned: number;
+  /**
+   * Share of answering lines inside the first `matchLines` returned lines,
+   * when asked: the baseline read for as many lines as codesift's first
+   * COVERAGE_HITS hits hold for the same query, so the two are compared at
+   * equal returned lines and not only at equal hit counts.
+   */
+  atMatchedLines?: number;
 }
 
 export interface AggregateCoverage {
@@ -35,6 +42,8 @@ export interface AggregateCoverage {
   atBudget: number;
   linesReturned: number;
   budgetLines: number;
+  /** Mean of atMatchedLines over the queries that have it; absent when none does. */
+  atMatchedLines?: number;
 }
 
 /**
@@ -45,7 +54,7 @@ export interface AggregateCoverage {
 export function scoreCoverage(
   returned: readonly ReturnedRange[],
   answer: readonly RelevantLines[],
-  options: { hits?: number; budgetLines?: number } = {},
+  options: { hits?: number; budgetLines?: number; matchLines?: number } = {},
 ): CoverageScores {
   const hits = options.hits ?? COVERAGE_HITS;
   const budget = options.budgetLines ?? COVERAGE_BUDGET_LINES;
@@ -72,20 +81,36 @@ export function scoreCoverage(
     return seen.size / total;
   };
 
-  const first = returned.slice(0, hits);
-  const withinBudget: ReturnedRange[] = [];
+  const scores: CoverageScores = {
+    atHits: share(returned.slice(0, hits)),
+    atBudget: share(firstLines(returned, budget)),
+    linesReturned: linesIn(returned.slice(0, hits)),
+  };
+  if (options.matchLines !== undefined) {
+    scores.atMatchedLines = share(firstLines(returned, options.matchLines));
+  }
+  return scores;
+}
+
+/** Lines the ranges hold, a line in two ranges counted twice (as a reader reads them). */
+export function linesIn(ranges: readonly ReturnedRange[]): number {
+  return ranges.reduce((sum, r) => sum + (r.endLine - r.startLine + 1), 0);
+}
+
+/**
+ * The first `budget` returned lines: the ranges in rank order, each from its
+ * start, the last one cut where the budget runs out.
+ */
+function firstLines(returned: readonly ReturnedRange[], budget: number): ReturnedRange[] {
+  const out: ReturnedRange[] = [];
   let left = budget;
   for (const r of returned) {
     if (left <= 0) break;
     const take = Math.min(left, r.endLine - r.startLine + 1);
-    withinBudget.push({ path: r.path, startLine: r.startLine, endLine: r.startLine + take - 1 });
+    out.push({ path: r.path, startLine: r.startLine, endLine: r.startLine + take - 1 });
     left -= take;
   }
-  return {
-    atHits: share(first),
-    atBudget: share(withinBudget),
-    linesReturned: first.reduce((sum, r) => sum + (r.endLine - r.startLine + 1), 0),
-  };
+  return out;
 }
 
 /** Means over the queries that have coverage scores. */
@@ -94,11 +119,14 @@ export function aggregateCoverage(
 ): AggregateCoverage | undefined {
   const scored = rows.filter((r): r is CoverageScores => r !== undefined);
   if (scored.length === 0) return undefined;
-  return {
+  const agg: AggregateCoverage = {
     count: scored.length,
     atHits: meanOf(scored, (r) => r.atHits),
     atBudget: meanOf(scored, (r) => r.atBudget),
     linesReturned: meanOf(scored, (r) => r.linesReturned),
     budgetLines: COVERAGE_BUDGET_LINES,
   };
+  const matched = scored.filter((r) => r.atMatchedLines !== undefined);
+  if (matched.length > 0) agg.atMatchedLines = meanOf(matched, (r) => r.atMatchedLines!);
+  return agg;
 }

@@ -53,6 +53,12 @@ const COVERAGE_COLUMNS: Column<AggregateCoverage>[] = [
   { title: 'Cov@10hits', width: 10, get: (s) => s.atHits.toFixed(3) },
   { title: 'Cov@budget', width: 10, get: (s) => s.atBudget.toFixed(3) },
   { title: 'lines@10', width: 8, get: (s) => s.linesReturned.toFixed(0) },
+  // The baseline read for as many lines as codesift's 10 hits hold, query by query.
+  {
+    title: 'Cov@cs-lines',
+    width: 12,
+    get: (s) => (s.atMatchedLines === undefined ? '' : s.atMatchedLines.toFixed(3)),
+  },
 ];
 
 const GROUP_WIDTH = 26;
@@ -103,7 +109,9 @@ export function formatReport(report: EvalReport): string {
   if (coverage) {
     out.push(
       '',
-      `answer coverage (queries with line answers: share of answering lines in the first 10 hits, and in the first ${coverage.codesiftChunks.budgetLines} returned lines)`,
+      `answer coverage (queries with line answers: share of answering lines in the first 10 hits, in the first ${coverage.codesiftChunks.budgetLines} returned lines${
+        coverage.bm25Windows ? `, and (bm25) in as many lines as codesift's 10 hits hold` : ''
+      })`,
       header(COVERAGE_COLUMNS),
     );
     table(coverageLines);

@@ -50,6 +50,13 @@ import { type EvalQuery, type QueryField, queryText } from './query-set.js';
 
 /** Files each system returns per query: the metrics look at the top 10. */
 export const TOP_K = 10;
+/**
+ * Windows the baseline returns for its coverage: enough to fill the line
+ * budget, and as many lines as codesift's 10 hits can hold (10 units of at
+ * most 120 lines), even where some windows are short file ends. Its chunk
+ * list is still scored on the first TOP_K.
+ */
+export const BASELINE_COVERAGE_WINDOWS = 3 * TOP_K;
 
 export type EvalTarget =
   /** Every query over one tree (e.g. the dogfood set over codesift itself). */
@@ -328,12 +335,16 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
         }
         if (bm25Windows) {
           const windows = bm25Windows;
-          result.chunks.bm25 = await timedChunks(q, async () =>
-            windows.search(text, TOP_K).map((h) => ({
-              path: h.path,
-              startLine: h.startLine,
-              endLine: h.endLine,
-            })),
+          result.chunks.bm25 = await timedChunks(
+            q,
+            async () =>
+              windows.search(text, BASELINE_COVERAGE_WINDOWS).map((h) => ({
+                path: h.path,
+                startLine: h.startLine,
+                endLine: h.endLine,
+              })),
+            // Equal returned lines: as many as codesift's chunk list gave this query.
+            result.chunks.codesift.coverage?.linesReturned,
           );
         }
         results.push(result);
@@ -657,10 +668,14 @@ function wholeFiles(hits: readonly { path: string }[]): ReturnedRange[] {
   return hits.map((h) => ({ path: h.path, startLine: 1, endLine: 1 }));
 }
 
-/** A chunk list, scored as returned. */
+/**
+ * A chunk list, scored as returned: its first TOP_K hits as the list, all of
+ * them for the coverage at a line budget (and at `matchLines` when given).
+ */
 async function timedChunks(
   q: EvalQuery,
   run: () => Promise<ReturnedRange[]>,
+  matchLines?: number,
 ): Promise<ChunkAnswer> {
   const attempted = await attempt(run);
   const hits = attempted.hits.slice(0, TOP_K);
@@ -674,7 +689,13 @@ async function timedChunks(
     scores,
     latencyMs: attempted.latencyMs,
   };
-  if (q.relevantLines) answer.coverage = scoreCoverage(hits, q.relevantLines);
+  if (q.relevantLines) {
+    answer.coverage = scoreCoverage(
+      attempted.hits,
+      q.relevantLines,
+      matchLines === undefined ? {} : { matchLines },
+    );
+  }
   if (attempted.error !== undefined) answer.error = attempted.error;
   return answer;
 }

@@ -158,7 +158,9 @@ per repository, on two lists:
                Acc@1/5/10, MRR@10, P@10
 Sets with line-level answers (relevant_lines) also get answer coverage: the
 share of answering lines inside the first 10 hits and inside the first 400
-returned lines.
+returned lines, for codesift and for the windowed baseline; the baseline also
+at equal returned lines (column Cov@cs-lines: as many lines as codesift's 10
+hits hold for the same query).
 
 With --context llm every checkout is indexed twice, with pattern contexts
 (rows "codesift") and with contexts written by the chat model (rows
