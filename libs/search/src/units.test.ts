@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import {
   capPerFile,
   enclosingDefinition,
+  insideOneDefinition,
   mergeTouching,
   toUnits,
   type UnitDefinition,
@@ -23,6 +24,16 @@ const defs: UnitDefinition[] = [
   { qualifiedName: 'Parser', kind: 'class', startLine: 1, endLine: 300 },
   { qualifiedName: 'Parser.parse', kind: 'method', startLine: 10, endLine: 110 },
   { qualifiedName: 'Parser.tiny', kind: 'method', startLine: 120, endLine: 125 },
+];
+
+/** A class with three members, then two top-level functions. */
+const members: UnitDefinition[] = [
+  { qualifiedName: 'Lexer', kind: 'class', startLine: 1, endLine: 400 },
+  { qualifiedName: 'Lexer.next', kind: 'method', startLine: 10, endLine: 30 },
+  { qualifiedName: 'Lexer.peek', kind: 'method', startLine: 60, endLine: 70 },
+  { qualifiedName: 'Lexer.far', kind: 'method', startLine: 300, endLine: 310 },
+  { qualifiedName: 'helper', kind: 'function', startLine: 410, endLine: 420 },
+  { qualifiedName: 'other', kind: 'function', startLine: 430, endLine: 440 },
 ];
 
 describe('enclosingDefinition / widenToDefinition', () => {
@@ -76,6 +87,20 @@ describe('mergeTouching', () => {
   });
 });
 
+describe('insideOneDefinition', () => {
+  const together = insideOneDefinition(members);
+  it('joins two members of one class, whatever lies between them', () => {
+    assert.equal(together(hit('a', 'l.ts', 10, 30), hit('b', 'l.ts', 60, 70)), true);
+  });
+  it('keeps top-level definitions apart: nothing encloses both', () => {
+    assert.equal(together(hit('a', 'l.ts', 410, 420), hit('b', 'l.ts', 430, 440)), false);
+    assert.equal(together(hit('a', 'l.ts', 10, 30), hit('b', 'l.ts', 410, 420)), false);
+  });
+  it('a range that is the enclosing definition itself does not count', () => {
+    assert.equal(together(hit('a', 'l.ts', 1, 400), hit('b', 'l.ts', 10, 30)), false);
+  });
+});
+
 describe('capPerFile', () => {
   it('keeps the first n items of each file, in order', () => {
     const items = ['a', 'a', 'b', 'a', 'a', 'c', 'b'].map((path, i) => ({ path, i }));
@@ -111,6 +136,33 @@ describe('toUnits', () => {
       toUnits(hits, () => [], 10).map((h) => h.id),
       ['w1', 'q1', 'q2', 'q3', 'r1'],
     );
+  });
+  it('merges hits inside one definition across a gap, up to the line limit', () => {
+    const units = toUnits(
+      [
+        hit('next', 'l.ts', 10, 30, 'Lexer.next'),
+        hit('helper', 'l.ts', 410, 420, 'helper'),
+        hit('peek', 'l.ts', 60, 70, 'Lexer.peek'),
+        hit('other', 'l.ts', 430, 440, 'other'),
+      ],
+      () => members,
+      10,
+    );
+    assert.deepEqual(
+      units.map((h) => [h.id, h.startLine, h.endLine]),
+      [
+        ['next', 10, 70],
+        ['helper', 410, 420],
+        ['other', 430, 440],
+      ],
+      'two members of Lexer become one unit; top-level functions stay apart',
+    );
+    const far = toUnits(
+      [hit('next', 'l.ts', 10, 30, 'Lexer.next'), hit('far', 'l.ts', 300, 310, 'Lexer.far')],
+      () => members,
+      10,
+    );
+    assert.equal(far.length, 2, 'a 301-line union is over the limit');
   });
 });
 

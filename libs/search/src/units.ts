@@ -8,7 +8,10 @@
  * - a hit inside a definition that fits UNIT_MAX_LINES widens to the whole
  *   definition (the chunk's symbol path names it);
  * - hits of one file whose ranges overlap or touch merge into one range
- *   (again only up to UNIT_MAX_LINES), kept at the rank of the best;
+ *   (again only up to UNIT_MAX_LINES), kept at the rank of the best; so do
+ *   hits that lie inside one enclosing definition (two methods of a class,
+ *   with the members between them): one range of that definition reads
+ *   better than two fragments and frees a slot for another file;
  * - at most MAX_HITS_PER_FILE units per file are kept, so the top of the
  *   list shows more files.
  *
@@ -81,28 +84,46 @@ export function widenToDefinition<T extends UnitRange>(
 }
 
 function touching(a: UnitRange, b: UnitRange, gap: number): boolean {
-  return (
-    a.path === b.path && a.startLine <= b.endLine + gap + 1 && b.startLine <= a.endLine + gap + 1
-  );
+  return a.startLine <= b.endLine + gap + 1 && b.startLine <= a.endLine + gap + 1;
 }
 
 /**
- * Merges hits of one file whose ranges overlap or touch, in rank order:
- * each hit joins the best-ranked kept hit it touches when the union spans
- * at most `maxLines`; the kept hit keeps its rank and every other field,
- * its range becomes the union. A union that now touches a later kept hit
- * absorbs it too. A hit whose symbol differs from the kept one's leaves the
- * union's symbol as the best hit's.
+ * Whether two ranges of one file lie inside one definition that is neither
+ * of them (their class, impl block or enclosing function): what is between
+ * them is then more of the same definition, not unrelated code.
+ */
+export function insideOneDefinition(
+  defs: readonly UnitDefinition[],
+): (a: UnitRange, b: UnitRange) => boolean {
+  const within = (d: UnitDefinition, r: UnitRange) =>
+    d.startLine >= r.startLine && d.endLine <= r.endLine;
+  return (a, b) => {
+    const lo = Math.min(a.startLine, b.startLine);
+    const hi = Math.max(a.endLine, b.endLine);
+    return defs.some((d) => d.startLine <= lo && d.endLine >= hi && !within(d, a) && !within(d, b));
+  };
+}
+
+/**
+ * Merges hits of one file whose ranges overlap or touch, or that `together`
+ * says belong together, in rank order: each hit joins the best-ranked kept
+ * hit it may join when the union spans at most `maxLines`; the kept hit
+ * keeps its rank and every other field, its range becomes the union. A
+ * union that may now join a later kept hit absorbs it too. A hit whose
+ * symbol differs from the kept one's leaves the union's symbol as the best
+ * hit's.
  */
 export function mergeTouching<T extends UnitRange>(
   hits: readonly T[],
   maxLines = UNIT_MAX_LINES,
   gap = MERGE_GAP_LINES,
+  together: (a: UnitRange, b: UnitRange) => boolean = () => false,
 ): T[] {
   const kept: T[] = [];
   const fits = (a: UnitRange, b: UnitRange) =>
-    touching(a, b, gap) &&
-    span(Math.min(a.startLine, b.startLine), Math.max(a.endLine, b.endLine)) <= maxLines;
+    a.path === b.path &&
+    span(Math.min(a.startLine, b.startLine), Math.max(a.endLine, b.endLine)) <= maxLines &&
+    (touching(a, b, gap) || together(a, b));
   const union = (a: T, b: UnitRange): T => ({
     ...a,
     startLine: Math.min(a.startLine, b.startLine),
@@ -165,5 +186,10 @@ export function toUnits<T extends UnitRange>(
   limit: number,
 ): T[] {
   const widened = hits.map((h) => widenToDefinition(h, definitionsOf(h.path)));
-  return capPerFile(mergeTouching(widened)).slice(0, limit);
+  // Both ranges are of one file (mergeTouching checks that first).
+  const together = (a: UnitRange, b: UnitRange) => insideOneDefinition(definitionsOf(a.path))(a, b);
+  return capPerFile(mergeTouching(widened, UNIT_MAX_LINES, MERGE_GAP_LINES, together)).slice(
+    0,
+    limit,
+  );
 }
