@@ -82,7 +82,7 @@ export interface EvalOptions {
   /**
    * Feature switches passed with every search (expansion, anchors,
    * focusScoring, definitions, boilerplate, reportFocus, docDemotion,
-   * fileScore, vectorWeight, planning, bridge), the LLM rewrite's mode and
+   * fileCoverage, fileScore, vectorWeight, planning, bridge), the LLM rewrite's mode and
    * the query variants (count, kinds, merge), for ablations.
    */
   switches?: EvalSwitches;
@@ -116,6 +116,7 @@ export type EvalSwitches = Pick<
   | 'rewrite'
   | 'bridge'
   | 'minEvidence'
+  | 'fileCoverage'
   | 'variants'
   | 'variantKinds'
   | 'variantMerge'

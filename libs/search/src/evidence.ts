@@ -1,7 +1,7 @@
 /**
  * What the boosts read from the stores before ranking: where the symbols
  * the query names are defined (and which candidates hold them), and the
- * content of the best candidates for anchor matching. The chunks read are
+ * content of the best candidates for anchor matching and word coverage. The chunks read are
  * kept for hydration, so no chunk is fetched twice.
  */
 import type { Chunk } from '@codesift/core';
@@ -66,7 +66,9 @@ export async function gatherEvidence(
   for (const id of definitions) callerDefinitions.delete(id);
   const chunks = new Map<string, Chunk>();
   const contents = new Map<string, string>();
-  if (plan.anchors.enabled && plan.anchors.list.length > 0 && fused.candidates.length > 0) {
+  // Anchors match the content; so does word coverage (file-coverage.ts).
+  const anchors = plan.anchors.enabled && plan.anchors.list.length > 0;
+  if ((anchors || plan.files.coverage !== null) && fused.candidates.length > 0) {
     const ids = fused.candidates.slice(0, plan.boostDepth).map((c) => c.id);
     for (const c of await index.chunks.get(ids)) {
       chunks.set(c.id, c);

@@ -6,6 +6,7 @@
  */
 import type { KeywordHit, VectorHit } from '@codesift/stores';
 import { collapseByPath, collapseDecayed } from './collapse.js';
+import { collapseByCoverage } from './file-coverage.js';
 import { type FusedHit, fuse } from './fusion.js';
 import { type Candidate, type Rescored, rescore } from './planning/rescore.js';
 import type { QueryPlan } from './planning/types.js';
@@ -32,7 +33,7 @@ export interface BoostEvidence {
   definitions: ReadonlySet<string>;
   /** Ids of candidates holding a definition of a trace's other code words (plan.definitions.callers). */
   callerDefinitions?: ReadonlySet<string>;
-  /** Content of the candidates checked for anchors. */
+  /** Content of the candidates checked for anchors and word coverage. */
   contents: ReadonlyMap<string, string>;
 }
 
@@ -81,16 +82,19 @@ export function rank(plan: QueryPlan, fused: Fused, evidence: BoostEvidence): Ra
     contents: evidence.contents,
   }).map((r) => ({ ...byId.get(r.id)!, ...r }));
   if (plan.collapseFiles) {
+    const coverage = plan.files.coverage;
     ranked =
-      plan.files.score === 'decayed'
-        ? collapseDecayed(
-            ranked,
-            plan.files.decay,
-            plan.files.maxChunks,
-            // A file's next chunks add their focused fusion score, not their boosts (see collapse.ts).
-            (r) => r.fused * r.focusMultiplier,
-          )
-        : collapseByPath(ranked);
+      coverage !== null
+        ? collapseByCoverage(ranked, evidence.contents, coverage)
+        : plan.files.score === 'decayed'
+          ? collapseDecayed(
+              ranked,
+              plan.files.decay,
+              plan.files.maxChunks,
+              // A file's next chunks add their focused fusion score, not their boosts (see collapse.ts).
+              (r) => r.fused * r.focusMultiplier,
+            )
+          : collapseByPath(ranked);
   }
   return ranked.slice(0, plan.collapseFiles ? plan.limit : plan.limit * UNIT_CANDIDATE_FACTOR);
 }

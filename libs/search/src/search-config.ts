@@ -24,6 +24,7 @@
  *       "docMultiplier": 0.5,
  *       "bridge": false,               // offline vocabulary bridge for natural-language queries
  *       "minEvidence": true,           // no results when none of the query's own terms is indexed
+ *       "fileCoverage": true,          // file results of a short query also by the query words each file covers
  *       "fileScore": "best",           // or "decayed" (with file results)
  *       "fileDecay": 0.5
  *     }

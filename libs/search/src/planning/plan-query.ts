@@ -15,6 +15,7 @@
  *   symbol (definitions.ts), 1.5 scales in an identifier-only query
  *   (above the best fused score plus a full anchor match);
  * - anchors: anchors.ts; focus: focus.ts; filters: merge-filter.ts;
+ * - a short query's files also by the words they cover: coverage.ts;
  * - candidate depths: max(5 * limit, 50) per side, x3 when collapsing to
  *   files, at most 4000; anchors are matched over the same number of the
  *   best fused candidates, at most MAX_BOOST_DEPTH.
@@ -36,6 +37,7 @@ import {
 } from '../definitions.js';
 import { DEFAULT_RRF_K, DEFAULT_VECTOR_WEIGHT } from '../fusion.js';
 import { ANCHOR_BOOST_SHARE, planAnchors } from './anchors.js';
+import { planCoverage } from './coverage.js';
 import { DEFAULT_DOC_MULTIPLIER, DEFAULT_FOCUS_MULTIPLIER, planFocus } from './focus.js';
 import { adaptiveVectorWeight } from './fusion-weights.js';
 import { keywordTerms } from './keyword-terms.js';
@@ -356,17 +358,25 @@ export function planQuery(
   const fileMode = options.fileScore ?? config.fileScore;
   const fileScore =
     fileMode === 'auto' ? (parsed.text.length >= LONG_REPORT_CHARS ? 'decayed' : 'best') : fileMode;
+  const coverage = planCoverage(
+    parsed,
+    terms,
+    collapseFiles && fileScore === 'best',
+    on.fileCoverage,
+  );
   const files: QueryPlan['files'] = {
     mode: fileMode,
     score: fileScore,
     decay: config.fileDecay,
     maxChunks: FILE_SCORE_CHUNKS,
+    coverage: coverage.plan,
   };
   if (collapseFiles) {
     reasons.push(
       fileScore === 'decayed'
         ? `files: best chunk + ${fmt(config.fileDecay)}^i x the next ${FILE_SCORE_CHUNKS - 1} chunks of the file${fileMode === 'auto' ? ` (auto: a ${parsed.text.length}-char report)` : ''}`
-        : `files: each file at the score of its best chunk${fileMode === 'auto' ? ' (auto: a short query)' : ''}`,
+        : `files: each file at the score of its best chunk${fileMode === 'auto' ? ' (auto: a short query)' : ''}` +
+            `; ${coverage.reason}`,
     );
   }
 

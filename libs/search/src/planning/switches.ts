@@ -37,6 +37,12 @@ export interface PlannerSwitches {
    * (planning/min-evidence.ts); default true.
    */
   minEvidence: boolean;
+  /**
+   * A short query's files ranked by their best chunk plus the query words
+   * the file covers in its candidate chunks and path, rare words weighing
+   * most (file-coverage.ts); default true.
+   */
+  fileCoverage: boolean;
 }
 
 export type PlannerSwitch = keyof PlannerSwitches;
@@ -52,6 +58,7 @@ const SWITCH_KEYS: Readonly<Record<PlannerSwitch, true>> = {
   docDemotion: true,
   bridge: true,
   minEvidence: true,
+  fileCoverage: true,
 };
 
 /** The keys of PlannerSwitches, for code that walks them (validation, defaults, request options). */

@@ -284,6 +284,12 @@ export interface QueryPlan {
     decay: number;
     /** Chunks per file that count (decayed mode). */
     maxChunks: number;
+    /**
+     * Files by the query words they cover (file-coverage.ts): a short query
+     * collapsed to files in 'best' mode, with the `fileCoverage` switch on;
+     * null when it does not apply.
+     */
+    coverage: { words: string[]; weight: number } | null;
   };
   /** Best fused candidates whose content is read for anchor matching. */
   boostDepth: number;

@@ -120,6 +120,10 @@ const SWITCH_OPTIONS = {
     type: 'boolean',
     help: "keep results when none of the query's own terms is in the index (identifier parts or synonyms alone)",
   },
+  'no-file-coverage': {
+    type: 'boolean',
+    help: "a short query's files by their best chunk alone, not also by the query words they cover",
+  },
   'file-score': {
     type: 'string',
     value: '<mode>',
@@ -236,6 +240,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (values['no-doc-demotion']) switches.docDemotion = false;
   if (values['no-boilerplate']) switches.boilerplate = false;
   if (values['no-min-evidence']) switches.minEvidence = false;
+  if (values['no-file-coverage']) switches.fileCoverage = false;
   const rewrite = rewriteMode(values.rewrite);
   if (rewrite) switches.rewrite = rewrite;
   const bridge = bridgeSwitch(values.bridge);

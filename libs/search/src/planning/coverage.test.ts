@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { DEFAULT_SYNONYMS, parseQuery } from '@codesift/query';
+import { FILE_COVERAGE_WEIGHT } from './coverage.js';
+import { DEFAULT_PLANNER_CONFIG, planQuery } from './plan-query.js';
+import type { PlanOptions } from './types.js';
+
+const CONFIG = { ...DEFAULT_PLANNER_CONFIG, synonyms: DEFAULT_SYNONYMS };
+const files = (q: string, o: PlanOptions = {}) =>
+  planQuery(parseQuery(q), { vectorAvailable: false, collapseFiles: true, ...o }, CONFIG);
+
+describe('planning word coverage', () => {
+  it("gives a short prose query's files its own words, not synonyms or identifier parts", () => {
+    const p = files('Merging dataArray into dataset raises an error');
+    assert.deepEqual(p.files.coverage, {
+      words: ['merging', 'dataarray', 'dataset', 'raises', 'error'],
+      weight: FILE_COVERAGE_WEIGHT,
+    });
+    assert.match(p.reasons.join('\n'), /files: .*share of merging, dataarray/);
+  });
+
+  it('is off for identifiers only, long reports, one word, chunk lists, decayed files and the switch', () => {
+    const off = (p: ReturnType<typeof files>, why: RegExp) => {
+      assert.equal(p.files.coverage, null);
+      assert.match(p.reasons.join('\n'), why);
+    };
+    off(files('Blueprint.register'), /identifiers only/);
+    off(
+      files(`Blueprint names ${'with dots break the registration '.repeat(8)}`),
+      /chars: a report/,
+    );
+    off(files('blueprint'), /fewer than two words/);
+    off(files('blueprint name dot', { fileCoverage: false }), /word coverage off/);
+    assert.equal(files('blueprint name dot', { fileScore: 'decayed' }).files.coverage, null);
+    assert.equal(files('blueprint name dot', { collapseFiles: false }).files.coverage, null);
+  });
+});

@@ -1,0 +1,59 @@
+/**
+ * Whether a query's files are ranked by the words they cover
+ * (file-coverage.ts), and with which words. Only a short query in prose
+ * gets it: a title or a commit subject names a few things, each of which
+ * the answer's file tends to hold somewhere. A long report's words point
+ * everywhere (the same reason PATH_EVIDENCE_CHARS limits path evidence),
+ * and a query of identifiers only asks for a definition, which the
+ * definition boost finds.
+ */
+import type { ParsedQuery } from '@codesift/query';
+import { PATH_EVIDENCE_CHARS } from '../definitions.js';
+import type { PlannedTerm, QueryPlan } from './types.js';
+
+/**
+ * Added to the score of a file covering every query word, in the fusion's
+ * scale (the best fused chunk scores 1 under linear fusion): enough to
+ * reorder files whose best chunks are close, not to lift a file past a
+ * definition or anchor boost. Chosen by evaluation (docs/EVALUATION.md).
+ */
+export const FILE_COVERAGE_WEIGHT = 0.3;
+/** Words shorter than this (`id`, `io`) start too many words to be evidence. */
+export const MIN_COVERAGE_WORD = 3;
+
+export function planCoverage(
+  parsed: ParsedQuery,
+  terms: readonly PlannedTerm[],
+  collapsingBest: boolean,
+  enabled: boolean,
+): { plan: QueryPlan['files']['coverage']; reason: string } {
+  if (!enabled) return { plan: null, reason: 'word coverage off' };
+  if (!collapsingBest) return { plan: null, reason: 'no word coverage (not best-chunk files)' };
+  if (parsed.isIdentifierOnly) {
+    return { plan: null, reason: 'no word coverage (identifiers only: the definition decides)' };
+  }
+  if (parsed.text.length > PATH_EVIDENCE_CHARS) {
+    return {
+      plan: null,
+      reason: `no word coverage (${parsed.text.length} chars: a report's words point everywhere)`,
+    };
+  }
+  const words = [
+    ...new Set(
+      terms
+        // Plain words: a dotted or hyphenated term (`a.b_c`, `n-1`) is code the anchors and definitions weigh.
+        .filter(
+          (t) =>
+            t.source === 'original' &&
+            t.term.length >= MIN_COVERAGE_WORD &&
+            /^\p{L}[\p{L}\p{N}]*$/u.test(t.term),
+        )
+        .map((t) => t.term),
+    ),
+  ];
+  if (words.length < 2) return { plan: null, reason: 'no word coverage (fewer than two words)' };
+  return {
+    plan: { words, weight: FILE_COVERAGE_WEIGHT },
+    reason: `plus up to ${FILE_COVERAGE_WEIGHT} for the share of ${words.join(', ')} the file covers (rare words weigh most)`,
+  };
+}
