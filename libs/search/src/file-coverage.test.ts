@@ -66,12 +66,35 @@ describe('collapseByCoverage', () => {
     );
     // Each file keeps its best chunk; `name`, held by every file, weighs least.
     assert.equal(out[0]!.id, 'b1');
-    assert.ok(out[0]!.score > 0.8 && out[0]!.score <= 0.8 + 0.3);
+    // At most twice the weight: every word held, and named by the file.
+    assert.ok(out[0]!.score > 0.8 && out[0]!.score <= 0.8 + 2 * 0.3);
     // Without coverage the best chunk alone decides.
     const none = collapseByCoverage(ranked, contents, { words, weight: 0 });
     assert.deepEqual(
       none.map((r) => r.path),
       ['src/helpers.py', 'src/blueprints.py', 'src/globals.py'],
+    );
+  });
+
+  it("counts a word the file's name holds twice, a directory's once", () => {
+    const ranked = [
+      item('d1', 'src/printing/latex.py', 0.5),
+      item('n1', 'src/mathml.py', 0.5),
+      item('x1', 'src/other.py', 0.5),
+    ];
+    const contents = new Map([
+      ['d1', 'mathml'],
+      ['n1', 'printing'],
+      ['x1', 'neither'],
+    ]);
+    const out = collapseByCoverage(ranked, contents, {
+      words: ['mathml', 'printing'],
+      weight: 0.3,
+    });
+    // Both files hold both words (text and path); only mathml.py is named by one.
+    assert.deepEqual(
+      out.map((r) => r.path),
+      ['src/mathml.py', 'src/printing/latex.py', 'src/other.py'],
     );
   });
 

@@ -99,7 +99,10 @@ export interface CoverageOptions {
  * file covers, each word weighted by ln(files / files holding it) over the
  * candidate files; a test or a file out of focus gets none (earnsCoverage).
  * A chunk's text counts when `contents` has it (the candidates evidence.ts
- * read); the path always counts. Files in first-seen order.
+ * read); the path always counts, and a word the file's name holds counts
+ * twice: a module named by the title's word is what the title is about
+ * (`blueprint` and `blueprints.py`), so a file covering every word and named
+ * by all of them gets 2 x `weight`. Files in first-seen order.
  */
 export function coverageBonuses<T extends CoverageItem>(
   ranked: readonly T[],
@@ -107,13 +110,15 @@ export function coverageBonuses<T extends CoverageItem>(
   options: CoverageOptions,
 ): Map<string, number> {
   const matchers = [...new Set(options.words.map((w) => w.toLowerCase()))].map(wordMatcher);
-  const files = new Map<string, { best: T; held: Set<number> }>();
+  const files = new Map<string, { best: T; held: Set<number>; named: Set<number> }>();
   for (const item of ranked) {
     let f = files.get(item.path);
     if (f === undefined) {
-      f = { best: item, held: new Set() };
+      f = { best: item, held: new Set(), named: new Set() };
       files.set(item.path, f);
       hold(f.held, item.path, matchers);
+      // The words the file's own name holds (`blueprints.py`, `MethodSpec.java`): they count twice.
+      hold(f.named, item.path.slice(item.path.lastIndexOf('/') + 1), matchers);
     }
     const content = contents.get(item.id);
     if (content !== undefined) hold(f.held, content, matchers);
@@ -127,6 +132,7 @@ export function coverageBonuses<T extends CoverageItem>(
   for (const [path, f] of files) {
     let share = 0;
     for (const i of f.held) share += weights[i]!;
+    for (const i of f.named) share += weights[i]!;
     out.set(path, total > 0 && earnsCoverage(f.best) ? (options.weight * share) / total : 0);
   }
   return out;

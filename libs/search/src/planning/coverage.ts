@@ -12,7 +12,8 @@ import { PATH_EVIDENCE_CHARS } from '../definitions.js';
 import type { PlannedTerm, QueryPlan } from './types.js';
 
 /**
- * Added to the score of a file covering every query word, in the fusion's
+ * Added to the score of a file covering every query word (twice that when
+ * its name holds every word too: file-coverage.ts), in the fusion's
  * scale (the best fused chunk scores 1 under linear fusion): enough to
  * reorder files whose best chunks are close, not to lift a file past a
  * definition or anchor boost. Chosen by evaluation (docs/EVALUATION.md).
@@ -54,6 +55,6 @@ export function planCoverage(
   if (words.length < 2) return { plan: null, reason: 'no word coverage (fewer than two words)' };
   return {
     plan: { words, weight: FILE_COVERAGE_WEIGHT },
-    reason: `plus up to ${FILE_COVERAGE_WEIGHT} for the share of ${words.join(', ')} the file covers (rare words weigh most)`,
+    reason: `plus ${FILE_COVERAGE_WEIGHT} x the share of ${words.join(', ')} the file covers (rare words weigh most, its name's twice)`,
   };
 }
