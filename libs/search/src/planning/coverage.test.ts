@@ -34,4 +34,13 @@ describe('planning word coverage', () => {
     assert.equal(files('blueprint name dot', { fileScore: 'decayed' }).files.coverage, null);
     assert.equal(files('blueprint name dot', { collapseFiles: false }).files.coverage, null);
   });
+
+  it("takes a long report's words from its first line, the title it is about", () => {
+    const body = 'When the registration runs twice the server keeps the older route table. '.repeat(
+      4,
+    );
+    const p = files(`Blueprint names with dots break routing\n\n${body}`);
+    assert.deepEqual(p.files.coverage?.words, ['blueprint', 'names', 'dots', 'break', 'routing']);
+    assert.match(p.reasons.join('\n'), /its first line/);
+  });
 });

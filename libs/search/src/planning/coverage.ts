@@ -1,11 +1,14 @@
 /**
  * Whether a query's files are ranked by the words they cover
- * (file-coverage.ts), and with which words. Only a short query in prose
- * gets it: a title or a commit subject names a few things, each of which
- * the answer's file tends to hold somewhere. A long report's words point
- * everywhere (the same reason PATH_EVIDENCE_CHARS limits path evidence),
- * and a query of identifiers only asks for a definition, which the
- * definition boost finds.
+ * (file-coverage.ts), and with which words. A short query in prose gets
+ * it: a title or a commit subject names a few things, each of which the
+ * answer's file tends to hold somewhere. A long report's words point
+ * everywhere (the same reason PATH_EVIDENCE_CHARS limits path evidence), so
+ * it gets the words of its first line when that line is short: the title a
+ * pasted issue or commit message starts with, which then counts in the full
+ * text as it does alone (a report should not do worse than its own title).
+ * A query of identifiers only asks for a definition, which the definition
+ * boost finds.
  */
 import type { ParsedQuery } from '@codesift/query';
 import { PATH_EVIDENCE_CHARS } from '../definitions.js';
@@ -33,15 +36,24 @@ export function planCoverage(
   if (parsed.isIdentifierOnly) {
     return { plan: null, reason: 'no word coverage (identifiers only: the definition decides)' };
   }
-  if (parsed.text.length > PATH_EVIDENCE_CHARS) {
+  // A long report's words point everywhere; its first line, a title or a
+  // commit subject, is the short query the report is about.
+  const summary = parsed.text.trim().split('\n', 1)[0]!.trim();
+  const long = parsed.text.length > PATH_EVIDENCE_CHARS;
+  if (
+    long &&
+    (summary.length > PATH_EVIDENCE_CHARS || summary.length === parsed.text.trim().length)
+  ) {
     return {
       plan: null,
       reason: `no word coverage (${parsed.text.length} chars: a report's words point everywhere)`,
     };
   }
+  const summaryWords = long ? new Set(summary.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) : null;
   const words = [
     ...new Set(
       terms
+        .filter((t) => summaryWords === null || summaryWords.has(t.term))
         // Plain words: a dotted or hyphenated term (`a.b_c`, `n-1`) is code the anchors and definitions weigh.
         .filter(
           (t) =>
@@ -55,6 +67,6 @@ export function planCoverage(
   if (words.length < 2) return { plan: null, reason: 'no word coverage (fewer than two words)' };
   return {
     plan: { words, weight: FILE_COVERAGE_WEIGHT },
-    reason: `plus ${FILE_COVERAGE_WEIGHT} x the share of ${words.join(', ')} the file covers (rare words weigh most, its name's twice)`,
+    reason: `plus ${FILE_COVERAGE_WEIGHT} x the share of ${words.join(', ')}${long ? ' (its first line)' : ''} the file covers (rare words weigh most, its name's twice)`,
   };
 }
