@@ -15,6 +15,7 @@
  * Pure: the candidates' contents come in (read by evidence.ts).
  */
 import { isTestPath } from '@codesift/analysis';
+import { collapseByPath } from './collapse.js';
 
 /** Finds one query word in texts (see wordMatcher). */
 export interface WordMatcher {
@@ -149,16 +150,12 @@ export function collapseByCoverage<T extends CoverageItem>(
   options: CoverageOptions,
 ): T[] {
   const bonuses = coverageBonuses(ranked, contents, options);
-  const best = new Map<string, T>();
-  for (const item of ranked) if (!best.has(item.path)) best.set(item.path, item);
-  return sortByScore(
-    [...best.values()].map((b) => ({ ...b, score: b.score + bonuses.get(b.path)! })),
+  return (
+    collapseByPath(ranked)
+      .map((b) => ({ ...b, score: b.score + bonuses.get(b.path)! }))
+      // Stable: ties keep the input order.
+      .sort((a, b) => b.score - a.score)
   );
-}
-
-/** Best first; the sort is stable, so ties keep the input order. */
-function sortByScore<T extends { score: number }>(items: T[]): T[] {
-  return items.sort((a, b) => b.score - a.score);
 }
 
 /**

@@ -88,7 +88,7 @@ describe('mergeTouching', () => {
 });
 
 describe('insideOneDefinition', () => {
-  const together = insideOneDefinition(members);
+  const together = (a: UnitRange, b: UnitRange) => insideOneDefinition(members, a, b);
   it('joins two members of one class, whatever lies between them', () => {
     assert.equal(together(hit('a', 'l.ts', 10, 30), hit('b', 'l.ts', 60, 70)), true);
   });

@@ -94,14 +94,14 @@ function touching(a: UnitRange, b: UnitRange, gap: number): boolean {
  */
 export function insideOneDefinition(
   defs: readonly UnitDefinition[],
-): (a: UnitRange, b: UnitRange) => boolean {
+  a: UnitRange,
+  b: UnitRange,
+): boolean {
   const within = (d: UnitDefinition, r: UnitRange) =>
     d.startLine >= r.startLine && d.endLine <= r.endLine;
-  return (a, b) => {
-    const lo = Math.min(a.startLine, b.startLine);
-    const hi = Math.max(a.endLine, b.endLine);
-    return defs.some((d) => d.startLine <= lo && d.endLine >= hi && !within(d, a) && !within(d, b));
-  };
+  const lo = Math.min(a.startLine, b.startLine);
+  const hi = Math.max(a.endLine, b.endLine);
+  return defs.some((d) => d.startLine <= lo && d.endLine >= hi && !within(d, a) && !within(d, b));
 }
 
 /**
@@ -187,7 +187,7 @@ export function toUnits<T extends UnitRange>(
 ): T[] {
   const widened = hits.map((h) => widenToDefinition(h, definitionsOf(h.path)));
   // Both ranges are of one file (mergeTouching checks that first).
-  const together = (a: UnitRange, b: UnitRange) => insideOneDefinition(definitionsOf(a.path))(a, b);
+  const together = (a: UnitRange, b: UnitRange) => insideOneDefinition(definitionsOf(a.path), a, b);
   return capPerFile(mergeTouching(widened, UNIT_MAX_LINES, MERGE_GAP_LINES, together)).slice(
     0,
     limit,

@@ -67,21 +67,14 @@ export class ManifestStore {
    * all() on a large index. With `containing`, those holding one of the
    * substrings (LIKE: ASCII case-insensitive), matched inside SQLite.
    */
-  paths(containing?: readonly string[]): string[] {
-    const parts = containing ?? [];
-    if (parts.length === 0) {
-      return (this.ctx.stmt('SELECT path FROM files ORDER BY path').raw().all() as [string][]).map(
-        (r) => r[0],
-      );
-    }
-    const where = parts.map(() => "path LIKE ? ESCAPE '\\'").join(' OR ');
-    const like = parts.map((p) => `%${p.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-    return (
-      this.ctx
-        .stmt(`SELECT path FROM files WHERE ${where} ORDER BY path`)
-        .raw()
-        .all(...like) as [string][]
-    ).map((r) => r[0]);
+  paths(containing: readonly string[] = []): string[] {
+    const where = containing.map(() => "path LIKE ? ESCAPE '\\'").join(' OR ');
+    const like = containing.map((p) => `%${p.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    const rows = this.ctx
+      .stmt(`SELECT path FROM files${where ? ` WHERE ${where}` : ''} ORDER BY path`)
+      .raw()
+      .all(...like) as [string][];
+    return rows.map((r) => r[0]);
   }
 
   /** Whether any path starts with `prefix` (one index seek). */
