@@ -20,7 +20,7 @@
  *       "definitions": true,
  *       "boilerplate": true,           // cut environment reports / template text from queries
  *       "reportFocus": true,           // focus inference ignores pasted material
- *       "docDemotion": true,           // prose docs x docMultiplier and doc/example trees x focusMultiplier for implementation questions, repository metadata and changelogs x 0.2
+ *       "docDemotion": true,           // prose docs x docMultiplier and doc/example trees x focusMultiplier for implementation questions (manifests and data files x docMultiplier too), repository metadata and changelogs x 0.2
  *       "docMultiplier": 0.5,
  *       "bridge": false,               // offline vocabulary bridge for natural-language queries
  *       "minEvidence": true,           // no results when none of the query's own terms is indexed

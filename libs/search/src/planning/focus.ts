@@ -18,10 +18,13 @@
  * are documentation too (documentation.ts): a changelog is demoted for any
  * question that does not name one; the trees' code is out of focus like a
  * test (the out-of-focus multiplier) unless the question asks for docs or
- * examples.
+ * examples. Build manifests, configuration and data files (data-files.ts)
+ * get the prose multiplier for an implementation question that does not
+ * name their kind.
  */
 import { isTestPath } from '@codesift/analysis';
 import { type Focus, inferFocus, type ParsedQuery } from '@codesift/query';
+import { isDataPath, namesDataFile } from './data-files.js';
 import {
   asksForExamples,
   CHANGELOG_MULTIPLIER,
@@ -109,6 +112,7 @@ export function planFocus(
   const focus = explicit ?? inferred!.focus;
   let docMultiplier = 1;
   let docTreeMultiplier = 1;
+  let dataMultiplier = 1;
   let reason = inferred ? inferred.reason : `set by the request (${explicit})`;
   if (settings.scoring && focus === 'implementation' && settings.docMultiplier !== 1) {
     const docWord = asksForDocs(parsed);
@@ -120,6 +124,9 @@ export function planFocus(
     else if (exampleWord !== null) {
       reason += `; asks for examples ("${exampleWord}"), doc and example trees not demoted`;
     }
+    const dataWord = namesDataFile(parsed);
+    if (dataWord === null) dataMultiplier = settings.docMultiplier;
+    else reason += `; names a manifest or data file ("${dataWord}"), not demoted`;
   }
   let metadataMultiplier = 1;
   let changelogMultiplier = 1;
@@ -140,6 +147,7 @@ export function planFocus(
     reports: settings.reports,
     docMultiplier,
     docTreeMultiplier,
+    dataMultiplier,
     metadataMultiplier,
     changelogMultiplier,
   };
@@ -155,6 +163,8 @@ function documentationMultiplier(focus: QueryPlan['focus'], path: string): numbe
   const metadata = isMetadataPath(path) ? focus.metadataMultiplier : 1;
   if (isChangelogPath(path)) return metadata * focus.changelogMultiplier;
   if (isProsePath(path)) return metadata * focus.docMultiplier;
+  // Metadata that is also data (a workflow's .yml) is demoted once, as metadata.
+  if (isDataPath(path)) return metadata !== 1 ? metadata : focus.dataMultiplier;
   if (inDocTree(path)) return metadata * focus.docTreeMultiplier;
   return metadata;
 }

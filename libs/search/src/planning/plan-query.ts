@@ -349,6 +349,9 @@ export function planQuery(
       (focus.docTreeMultiplier !== 1
         ? `; code in doc and example trees x ${fmt(focus.docTreeMultiplier)}`
         : '') +
+      (focus.dataMultiplier !== 1
+        ? `; manifests, configuration and data x ${fmt(focus.dataMultiplier)}`
+        : '') +
       (focus.changelogMultiplier !== 1 ? `; changelogs x ${fmt(focus.changelogMultiplier)}` : '') +
       (focus.metadataMultiplier !== 1
         ? `; repository metadata x ${fmt(focus.metadataMultiplier)}`

@@ -22,7 +22,9 @@ export interface PlannerSwitches {
   reportFocus: boolean;
   /**
    * Demote prose docs (.md, .rst, .txt) for implementation questions that do not ask for docs,
-   * and repository metadata (.github/, CI, funding, contributing) for questions that do not name it; default true.
+   * and build manifests, configuration and data files (.csproj, .json, lock files) for implementation
+   * questions that do not name their kind, and repository metadata (.github/, CI, funding, contributing)
+   * for questions that do not name it; default true.
    */
   docDemotion: boolean;
   /**

@@ -273,6 +273,12 @@ export interface QueryPlan {
      * neither docs nor examples: the out-of-focus multiplier; 1 = off.
      */
     docTreeMultiplier: number;
+    /**
+     * Multiplies the score of build manifests, configuration and data files
+     * (.csproj, .json, lock files, licences) for an implementation question
+     * that does not name their kind; 1 = off.
+     */
+    dataMultiplier: number;
   };
   /** Collapsing to files: a file's score from its best chunk, or best plus a decayed share of the next. */
   files: {

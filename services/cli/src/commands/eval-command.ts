@@ -110,7 +110,7 @@ const SWITCH_OPTIONS = {
   'no-report-focus': { type: 'boolean', help: 'focus inference also reads pasted material' },
   'no-doc-demotion': {
     type: 'boolean',
-    help: 'prose docs and doc/example trees (implementation questions), repository metadata and changelogs not demoted',
+    help: 'prose docs, doc/example trees and data files (implementation questions), repository metadata and changelogs not demoted',
   },
   'no-boilerplate': {
     type: 'boolean',
