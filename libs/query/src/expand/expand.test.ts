@@ -109,3 +109,16 @@ test('stack traces contribute their signals without synonyms', () => {
   assert.deepEqual(m.get('config'), [1, 'original']);
   assert.equal(m.has('settings'), false);
 });
+
+test('a word repeated in a trace and in prose is expanded as each', () => {
+  // `config` comes first in the trace (exact: no synonyms), then typed in
+  // prose (full: synonyms): skipping repeats must tell the two apart.
+  const trace =
+    'Traceback (most recent call last):\n  File "/app/src/indexer.py", line 3, in build_index\n' +
+    'ValueError: bad config\n';
+  const once = asMap(expandForKeywords(parseQuery(`${trace}the config is wrong`)));
+  assert.equal(once.has('settings'), true);
+  // A report pasting the same trace many times expands like one copy.
+  const many = expandForKeywords(parseQuery(`${trace.repeat(20)}the config is wrong`));
+  assert.deepEqual(asMap(many), once);
+});

@@ -167,14 +167,38 @@ function expandTerm(
   }
 }
 
-function expandNode(n: QueryNode, table: SynonymTable, w: ExpansionWeights, out: Collector): void {
+/**
+ * Expands each distinct (mode, shape, value) once. A pasted report repeats
+ * the same frames and words many times; a repeat adds exactly what its
+ * first occurrence added, with the same weights, and the collector keeps a
+ * term's highest weight, so it can change nothing.
+ */
+class OnceExpander {
+  private readonly done = new Set<string>();
+
+  constructor(
+    private readonly table: SynonymTable,
+    private readonly w: ExpansionWeights,
+    private readonly out: Collector,
+  ) {}
+
+  term(t: TermNode, mode: Mode): void {
+    if (t.stop) return;
+    const key = `${mode}\u0000${t.shape}\u0000${t.value}`;
+    if (this.done.has(key)) return;
+    this.done.add(key);
+    expandTerm(t, mode, this.table, this.w, this.out);
+  }
+}
+
+function expandNode(n: QueryNode, expander: OnceExpander): void {
   switch (n.kind) {
     case 'term':
-      expandTerm(n, 'full', table, w, out);
+      expander.term(n, 'full');
       break;
     case 'phrase':
     case 'trace':
-      for (const t of n.terms) expandTerm(t, 'exact', table, w, out);
+      for (const t of n.terms) expander.term(t, 'exact');
       break;
     case 'filter':
       break;
@@ -192,6 +216,7 @@ export function expandForKeywords(
 ): ExpandedTerm[] {
   const w: ExpansionWeights = { ...EXPANSION_WEIGHTS, ...weights };
   const out = new Collector();
-  for (const n of query.nodes) expandNode(n, table, w, out);
+  const expander = new OnceExpander(table, w, out);
+  for (const n of query.nodes) expandNode(n, expander);
   return out.result(MAX_QUERY_TERMS);
 }
