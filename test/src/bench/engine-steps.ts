@@ -10,13 +10,22 @@
  *   node test/dist/bench/engine-steps.js --index /tmp/gb/repo-keyword/.codesift --keyword-only
  *
  * The index: the gRPC benchmark's (`grpc.js --work /tmp/gb` builds it);
- * --modules must match it. The model runs on one thread per engine.
+ * --modules must match it. Or any index with --query-file: a JSON Query[]
+ * (the scale benchmark's queries.json), searched in turn, --category
+ * keeping one category of it:
+ *
+ *   node test/dist/bench/engine-steps.js --index $CODESIFT_BENCH_CACHE/scale-100k/index.db \
+ *     --query-file $CODESIFT_BENCH_CACHE/scale-100k/queries.json --category long --baseline /work/prev
+ *
+ * The model runs on one thread per engine.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { SearchEngine } from '@codesift/search';
 import { openLocalEngine } from '@codesift/search';
 import { mixedQuery } from './grpc-queries.js';
+import type { Query } from './query-set.js';
 
 const { values } = parseArgs({
   options: {
@@ -25,6 +34,8 @@ const { values } = parseArgs({
     queries: { type: 'string', default: '300' },
     modules: { type: 'string', default: '2500' },
     'keyword-only': { type: 'boolean', default: false },
+    'query-file': { type: 'string' },
+    category: { type: 'string' },
   },
 });
 if (!values.index) {
@@ -33,6 +44,18 @@ if (!values.index) {
 }
 const n = Number(values.queries);
 const modules = Number(values.modules);
+const fromFile = values['query-file']
+  ? (JSON.parse(readFileSync(values['query-file'], 'utf8')) as Query[]).filter(
+      (q) => values.category === undefined || q.category === values.category,
+    )
+  : null;
+if (fromFile?.length === 0) {
+  console.error(`no query of category ${values.category} in ${values['query-file']}`);
+  process.exit(2);
+}
+/** The i-th request: the file's queries in turn, or the gRPC benchmark's mix. */
+const requestAt = (i: number) =>
+  fromFile ? fromFile[i % fromFile.length]!.request : { query: mixedQuery(i, modules), limit: 10 };
 const indexPath = path.resolve(values.index, values.index.endsWith('.db') ? '' : 'index.db');
 const options = {
   indexPath,
@@ -52,13 +75,13 @@ const WARM_UP = 30;
 const sums = new Map(engines.map((e) => [e.label, new Map<string, number>()]));
 let differ = 0;
 for (let i = -WARM_UP; i < n; i++) {
-  const query = mixedQuery(i + WARM_UP, modules);
+  const request = requestAt(i + WARM_UP);
   const order = i % 2 === 0 ? engines : [...engines].reverse();
   const answers = new Map<string, string>();
   for (const { label, engine } of order) {
     const t = performance.now();
     const c0 = process.cpuUsage();
-    const r = await engine.search({ query, limit: 10 });
+    const r = await engine.search(request);
     const wall = performance.now() - t;
     // The process's CPU (every thread, GC helpers included): on a loaded machine
     // it moves far less than wall time, since nothing else runs in this process.
