@@ -61,7 +61,7 @@ export interface PlanOptions {
 }
 
 /** BM25 IDF as FTS5 computes it (floored at 1e-6), so ranking follows the real scores. */
-function idf(df: number, total: number): number {
+export function idf(df: number, total: number): number {
   const v = Math.log((total - df + 0.5) / (df + 0.5));
   return Math.max(v, 1e-6);
 }

@@ -5,10 +5,11 @@
  */
 import { analyze } from '@codesift/analysis';
 import type { Chunk, UnitKind } from '@codesift/core';
-import { groupByBoost, normalizeTerms } from '../fts-query.js';
+import { groupByBoost, normalizeTerms, type WeightedTerm } from '../fts-query.js';
 import type { KeywordDoc, KeywordHit, KeywordQuery } from '../ports.js';
 import { type BridgeAssoc, CHUNK_TEXT, type ChunkText, chunkColumns } from './bridge-assoc.js';
 import { planTerms, type TermPlan } from './keyword-plan.js';
+import { probeTerms, requiredTerms } from './keyword-prune.js';
 import { chunked, filterSql, IN_BATCH, type SqliteContext, sqlList } from './sql.js';
 import { TermStats } from './term-stats.js';
 
@@ -68,11 +69,20 @@ function rowToChunk(r: ChunkRow): Chunk {
   return c;
 }
 
+/** What a keyword hit reads from the chunk row, and its score. */
+const HIT_COLUMNS =
+  'c.id, c.path, c.start_line, c.end_line, c.symbol, c.kind, c.language, s.score AS score';
+type HitRow = Omit<ChunkRow, 'content'> & { score: number };
+
 /** A removed chunk's seq and what its terms are recomputed from (bridge-assoc.ts). */
 const REMOVED_COLUMNS = `seq, ${CHUNK_TEXT}`;
 
 export class KeywordStore {
   readonly stats: TermStats;
+  /** Skip rows that cannot reach the top (keyword-prune.ts); off: score every matching row. */
+  prune = true;
+  /** Searches answered pruned since the store opened (tests and benchmarks check it engages). */
+  prunedSearches = 0;
   private lastPath = '';
   private lastPathTerms: string[] = [];
 
@@ -173,35 +183,9 @@ export class KeywordStore {
     if (!(limit > 0)) return [];
     const { terms } = this.plan(q);
     if (terms.length === 0) return [];
-    const groups = groupByBoost(terms);
-    const w = BM25_WEIGHTS;
-    const bm25 = `bm25(chunks_fts, ${w.code}, ${w.symbol}, ${w.path}, ${w.context})`;
-    const params: unknown[] = [];
-    // bm25() is lower-is-better; negate and scale by the boost so higher is better.
-    const sub = groups.map((g) => {
-      params.push(g.boost, g.match);
-      return `SELECT rowid AS seq, -${bm25} * ? AS score FROM chunks_fts WHERE chunks_fts MATCH ?`;
-    });
-    const scored =
-      sub.length === 1
-        ? sub[0]!
-        : `SELECT seq, sum(score) AS score FROM (${sub.join(' UNION ALL ')}) GROUP BY seq`;
-    const where = filterSql('c', q.filter, params);
-    const cols =
-      'c.id, c.path, c.start_line, c.end_line, c.symbol, c.kind, c.language, s.score AS score';
-    let sql: string;
-    if (where === '') {
-      // No filter: take the top k before joining, so only k chunk rows are read.
-      sql = `SELECT ${cols} FROM (${scored} ORDER BY score DESC, seq LIMIT ?) s
-             JOIN chunks c ON c.seq = s.seq ORDER BY s.score DESC, s.seq`;
-    } else {
-      sql = `SELECT ${cols} FROM (${scored}) s JOIN chunks c ON c.seq = s.seq
-             WHERE ${where} ORDER BY s.score DESC, s.seq LIMIT ?`;
-    }
-    params.push(limit);
-    const rows = this.ctx.stmt(sql).all(...params) as (Omit<ChunkRow, 'content'> & {
-      score: number;
-    })[];
+    const required = this.prune ? this.requiredTerms(terms, limit, q.filter) : null;
+    if (required !== null) this.prunedSearches++;
+    const rows = this.scored(terms, limit, q.filter, required, HIT_COLUMNS) as HitRow[];
     return rows.map((r) => ({
       id: r.id,
       path: r.path,
@@ -212,6 +196,73 @@ export class KeywordStore {
       language: r.language,
       score: r.score,
     }));
+  }
+
+  /**
+   * The terms a row must hold one of to reach the top `limit`, from a probe
+   * of the leading terms (keyword-prune.ts); null: score every matching row.
+   */
+  private requiredTerms(
+    terms: readonly WeightedTerm[],
+    limit: number,
+    filter: KeywordQuery['filter'],
+  ): WeightedTerm[] | null {
+    if (terms.length < 2) return null;
+    const df = this.stats.lookup(terms.map((t) => t.term));
+    const probe = probeTerms(terms, df);
+    if (probe === null) return null;
+    const scores = this.scored(probe, limit, filter, null, 's.score') as { score: number }[];
+    if (scores.length < limit) return null;
+    return requiredTerms(terms, df, this.stats.total(), scores[limit - 1]!.score);
+  }
+
+  /**
+   * The top `limit` rows by boosted BM25 over `terms`, best first (ties by
+   * seq), with `columns` of the joined chunk row `c` and the score `s.score`.
+   * With `required`, only rows holding one of those terms are scored.
+   */
+  private scored(
+    terms: readonly WeightedTerm[],
+    limit: number,
+    filter: KeywordQuery['filter'],
+    required: readonly WeightedTerm[] | null,
+    columns: string,
+  ): unknown[] {
+    const groups = groupByBoost(terms);
+    const w = BM25_WEIGHTS;
+    const bm25 = `bm25(chunks_fts, ${w.code}, ${w.symbol}, ${w.path}, ${w.context})`;
+    const params: unknown[] = [];
+    // The rows holding a required term, found once. `+rowid` keeps the test
+    // out of FTS5's own plan, which would run the MATCH again per row.
+    let cte = '';
+    let holds = '';
+    if (required !== null) {
+      cte =
+        'WITH req(seq) AS MATERIALIZED (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?) ';
+      params.push(groupByBoost(required.map((t) => ({ term: t.term, boost: 1 })))[0]!.match);
+      holds = ' AND +rowid IN req';
+    }
+    // bm25() is lower-is-better; negate and scale by the boost so higher is better.
+    const sub = groups.map((g) => {
+      params.push(g.boost, g.match);
+      return `SELECT rowid AS seq, -${bm25} * ? AS score FROM chunks_fts WHERE chunks_fts MATCH ?${holds}`;
+    });
+    const scored =
+      sub.length === 1
+        ? sub[0]!
+        : `SELECT seq, sum(score) AS score FROM (${sub.join(' UNION ALL ')}) GROUP BY seq`;
+    const where = filterSql('c', filter, params);
+    let sql: string;
+    if (where === '') {
+      // No filter: take the top k before joining, so only k chunk rows are read.
+      sql = `${cte}SELECT ${columns} FROM (${scored} ORDER BY score DESC, seq LIMIT ?) s
+             JOIN chunks c ON c.seq = s.seq ORDER BY s.score DESC, s.seq`;
+    } else {
+      sql = `${cte}SELECT ${columns} FROM (${scored}) s JOIN chunks c ON c.seq = s.seq
+             WHERE ${where} ORDER BY s.score DESC, s.seq LIMIT ?`;
+    }
+    params.push(limit);
+    return this.ctx.stmt(sql).all(...params);
   }
 
   get(ids: readonly string[]): Chunk[] {

@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { KeywordDoc, KeywordQuery } from '../ports.js';
+import { openSqliteIndex } from '../sqlite-index.js';
+import {
+  MIN_SKIPPED_SHARE,
+  PROBE_POSTINGS,
+  PRUNE_MIN_POSTINGS,
+  probeTerms,
+  requiredTerms,
+  termBound,
+} from './keyword-prune.js';
+import type { KeywordStore } from './keyword-store.js';
+
+const w = (term: string, boost = 1) => ({ term, boost });
+
+describe('probeTerms and requiredTerms', () => {
+  test('no probe for a small query, nor when the first term alone is over the probe budget', () => {
+    const small = new Map([
+      ['a', 10],
+      ['b', PRUNE_MIN_POSTINGS / 2],
+    ]);
+    assert.equal(probeTerms([w('a'), w('b')], small), null);
+    const wide = new Map([
+      ['a', PROBE_POSTINGS + 1],
+      ['b', PRUNE_MIN_POSTINGS],
+    ]);
+    assert.equal(probeTerms([w('a'), w('b')], wide), null);
+  });
+
+  test('the probe is the leading terms within the probe budget', () => {
+    const df = new Map([
+      ['rare', 10],
+      ['less', PROBE_POSTINGS - 10],
+      ['wide', PRUNE_MIN_POSTINGS],
+    ]);
+    assert.deepEqual(
+      probeTerms([w('rare'), w('less'), w('wide')], df)?.map((t) => t.term),
+      ['rare', 'less'],
+    );
+  });
+
+  test('leaves out the lowest-bound terms whose bounds sum below the floor', () => {
+    const total = 100_000;
+    const df = new Map([
+      ['rare', 5],
+      ['wide', 20_000],
+      ['wider', 30_000],
+    ]);
+    const terms = [w('rare'), w('wide'), w('wider')];
+    const both = termBound(1, 20_000, total) + termBound(1, 30_000, total);
+    assert.deepEqual(
+      requiredTerms(terms, df, total, both * 1.01)?.map((t) => t.term),
+      ['rare'],
+    );
+    // Just below the two bounds' sum only the wider term may be left out:
+    // too few of the postings to pay (MIN_SKIPPED_SHARE).
+    assert.ok(30_000 < (5 + 20_000 + 30_000) * MIN_SKIPPED_SHARE + 20_000);
+    assert.deepEqual(
+      requiredTerms(terms, df, total, both * 0.99)?.map((t) => t.term),
+      ['rare', 'wide'],
+    );
+    assert.equal(requiredTerms(terms, df, total, 0.01), null);
+  });
+});
+
+/** Seeded pseudo-random numbers in [0, 1). */
+function random(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+/** Words drawn with Zipf-like frequencies: a few in many chunks, most in few. */
+function corpus(n: number, rnd: () => number): KeywordDoc[] {
+  const vocab = Array.from({ length: 400 }, (_, i) => `w${i}`);
+  const pick = () => vocab[Math.floor(vocab.length ** rnd()) - 1]!;
+  return Array.from({ length: n }, (_, i) => {
+    const len = 3 + Math.floor(rnd() * 60);
+    const words = Array.from({ length: len }, pick);
+    return {
+      id: `c${i}`,
+      path: `${i % 3 === 0 ? 'lib' : 'src'}/m${i % 17}.ts`,
+      language: i % 4 === 0 ? 'go' : 'typescript',
+      startLine: 1,
+      endLine: 2,
+      symbol: rnd() < 0.2 ? pick() : null,
+      kind: 'block',
+      content: words.join(' '),
+      context: rnd() < 0.3 ? `${pick()} ${pick()}` : '',
+    };
+  });
+}
+
+describe('pruned keyword search', () => {
+  test('answers exactly as scoring every matching row, and engages', async () => {
+    const ix = openSqliteIndex(':memory:');
+    try {
+      const rnd = random(18);
+      await ix.keyword.upsert(corpus(8000, rnd));
+      const store = (ix as unknown as { kw: KeywordStore }).kw;
+      const boosts = [1, 1, 0.5, 0.3];
+      let compared = 0;
+      for (let i = 0; i < 120; i++) {
+        const n = 3 + Math.floor(rnd() * 10);
+        const terms = Array.from({ length: n }, () => ({
+          term: `w${Math.floor(200 ** rnd())}`,
+          boost: boosts[Math.floor(rnd() * boosts.length)]!,
+        }));
+        const q: KeywordQuery = {
+          terms,
+          limit: [1, 5, 10, 50][i % 4]!,
+          ...(i % 5 === 1 ? { filter: { languages: ['go'] } } : {}),
+          ...(i % 5 === 2 ? { filter: { pathPrefixes: ['lib/'] } } : {}),
+          ...(i % 5 === 3 ? { filter: { excludePathPrefixes: ['src/m1'] } } : {}),
+        };
+        store.prune = false;
+        const full = await ix.keyword.search(q);
+        store.prune = true;
+        const pruned = await ix.keyword.search(q);
+        assert.deepEqual(pruned, full, `query ${i}: ${JSON.stringify(q)}`);
+        compared++;
+      }
+      assert.equal(compared, 120);
+      // Not a vacuous comparison: most of these searches ran pruned.
+      assert.ok(store.prunedSearches >= 40, `pruned ${store.prunedSearches} of 120`);
+    } finally {
+      ix.close();
+    }
+  });
+});
