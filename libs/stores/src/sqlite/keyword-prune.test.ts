@@ -5,6 +5,7 @@ import { openSqliteIndex } from '../sqlite-index.js';
 import {
   MIN_SKIPPED_SHARE,
   PROBE_POSTINGS,
+  PRUNE_MIN_CHUNKS,
   PRUNE_MIN_POSTINGS,
   probeTerms,
   requiredTerms,
@@ -15,17 +16,45 @@ import type { KeywordStore } from './keyword-store.js';
 const w = (term: string, boost = 1) => ({ term, boost });
 
 describe('probeTerms and requiredTerms', () => {
-  test('no probe for a small query, nor when the first term alone is over the probe budget', () => {
+  test('no probe on a small index, for a small query, or when the first term alone is over the probe budget', () => {
+    const ok = new Map([
+      ['rare', 10],
+      ['wide', PRUNE_MIN_POSTINGS],
+    ]);
+    assert.notEqual(probeTerms([w('rare'), w('wide')], ok, PRUNE_MIN_CHUNKS, 10), null);
+    assert.equal(probeTerms([w('rare'), w('wide')], ok, PRUNE_MIN_CHUNKS - 1, 10), null);
     const small = new Map([
       ['a', 10],
       ['b', PRUNE_MIN_POSTINGS / 2],
     ]);
-    assert.equal(probeTerms([w('a'), w('b')], small), null);
+    assert.equal(probeTerms([w('a'), w('b')], small, 100_000, 10), null);
     const wide = new Map([
       ['a', PROBE_POSTINGS + 1],
       ['b', PRUNE_MIN_POSTINGS],
     ]);
-    assert.equal(probeTerms([w('a'), w('b')], wide), null);
+    assert.equal(probeTerms([w('a'), w('b')], wide, 100_000, 10), null);
+  });
+
+  test('no probe when its terms hold fewer rows than the limit, or could never leave enough out', () => {
+    const df = new Map([
+      ['rare', 5],
+      ['wide', PRUNE_MIN_POSTINGS],
+    ]);
+    assert.deepEqual(
+      probeTerms([w('rare'), w('wide')], df, 100_000, 5)?.map((t) => t.term),
+      ['rare'],
+    );
+    assert.equal(probeTerms([w('rare'), w('wide')], df, 100_000, 6), null);
+    // Terms of about the same rarity: leaving out half the postings takes two
+    // bounds, above the most the one probe term can give.
+    const flat = new Map([
+      ['a', PROBE_POSTINGS],
+      ['b', PRUNE_MIN_POSTINGS],
+      ['c', PRUNE_MIN_POSTINGS],
+    ]);
+    const bounds = ['a', 'b', 'c'].map((t) => termBound(1, flat.get(t)!, 1_000_000));
+    assert.ok(bounds[1]! + bounds[2]! > bounds[0]!);
+    assert.equal(probeTerms([w('a'), w('b'), w('c')], flat, 1_000_000, 10), null);
   });
 
   test('the probe is the leading terms within the probe budget', () => {
@@ -35,7 +64,7 @@ describe('probeTerms and requiredTerms', () => {
       ['wide', PRUNE_MIN_POSTINGS],
     ]);
     assert.deepEqual(
-      probeTerms([w('rare'), w('less'), w('wide')], df)?.map((t) => t.term),
+      probeTerms([w('rare'), w('less'), w('wide')], df, 1_000_000, 10)?.map((t) => t.term),
       ['rare', 'less'],
     );
   });
@@ -99,7 +128,8 @@ describe('pruned keyword search', () => {
     const ix = openSqliteIndex(':memory:');
     try {
       const rnd = random(18);
-      await ix.keyword.upsert(corpus(8000, rnd));
+      // Above PRUNE_MIN_CHUNKS, where pruning applies.
+      await ix.keyword.upsert(corpus(PRUNE_MIN_CHUNKS, rnd));
       const store = (ix as unknown as { kw: KeywordStore }).kw;
       const boosts = [1, 1, 0.5, 0.3];
       let compared = 0;

@@ -169,21 +169,32 @@ export class KeywordStore {
 
   /** The terms a query would run (see keyword-plan.ts). */
   plan(q: Pick<KeywordQuery, 'terms'>): TermPlan {
+    return this.planned(q).plan;
+  }
+
+  /** The plan, with the document frequencies and chunk count it was made from (null: one term, none looked up). */
+  private planned(q: Pick<KeywordQuery, 'terms'>): {
+    plan: TermPlan;
+    stats: { df: ReadonlyMap<string, number>; total: number } | null;
+  } {
     const terms = normalizeTerms(q.terms);
     if (terms.length <= 1) {
       // One term needs no choosing; skip the document-frequency lookups.
-      return { terms, absent: [], common: [], overBudget: [], postings: 0 };
+      return { plan: { terms, absent: [], common: [], overBudget: [], postings: 0 }, stats: null };
     }
     const df = this.stats.lookup(terms.map((t) => t.term));
-    return planTerms(terms, df, this.stats.total());
+    const total = this.stats.total();
+    return { plan: planTerms(terms, df, total), stats: { df, total } };
   }
 
   search(q: KeywordQuery): KeywordHit[] {
     const limit = Math.floor(q.limit);
     if (!(limit > 0)) return [];
-    const { terms } = this.plan(q);
+    const { plan, stats } = this.planned(q);
+    const terms = plan.terms;
     if (terms.length === 0) return [];
-    const required = this.prune ? this.requiredTerms(terms, limit, q.filter) : null;
+    const required =
+      this.prune && stats !== null ? this.requiredTerms(terms, stats, limit, q.filter) : null;
     if (required !== null) this.prunedSearches++;
     const rows = this.scored(terms, limit, q.filter, required, HIT_COLUMNS) as HitRow[];
     return rows.map((r) => ({
@@ -204,16 +215,15 @@ export class KeywordStore {
    */
   private requiredTerms(
     terms: readonly WeightedTerm[],
+    { df, total }: { df: ReadonlyMap<string, number>; total: number },
     limit: number,
     filter: KeywordQuery['filter'],
   ): WeightedTerm[] | null {
-    if (terms.length < 2) return null;
-    const df = this.stats.lookup(terms.map((t) => t.term));
-    const probe = probeTerms(terms, df);
+    const probe = probeTerms(terms, df, total, limit);
     if (probe === null) return null;
     const scores = this.scored(probe, limit, filter, null, 's.score') as { score: number }[];
     if (scores.length < limit) return null;
-    return requiredTerms(terms, df, this.stats.total(), scores[limit - 1]!.score);
+    return requiredTerms(terms, df, total, scores[limit - 1]!.score);
   }
 
   /**
