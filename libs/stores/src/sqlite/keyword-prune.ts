@@ -37,8 +37,8 @@ export const PRUNE_MIN_POSTINGS = 4_000;
 
 /**
  * Indexes with fewer chunks search unpruned. On the gRPC benchmark's 6,875
- * chunks 10 of 16 probes concluded nothing (the k-th best score there is
- * near the bounds of the common terms) and the keyword step took 2-7 %
+ * chunks 12 of 18 probes concluded nothing (the k-th best score there is
+ * near the bounds of the common terms) and the keyword step took 2-6 %
  * longer; on the 100k corpus 2 of 31 did, and it took 0.3-0.7 times as long.
  */
 export const PRUNE_MIN_CHUNKS = 20_000;
