@@ -123,7 +123,7 @@ function corpus(n: number, rnd: () => number): KeywordDoc[] {
   });
 }
 
-describe('pruned keyword search', () => {
+describe('pruned and scoped keyword search', () => {
   test('answers exactly as scoring every matching row, and engages', async () => {
     const ix = openSqliteIndex(':memory:');
     try {
@@ -145,6 +145,8 @@ describe('pruned keyword search', () => {
           ...(i % 5 === 1 ? { filter: { languages: ['go'] } } : {}),
           ...(i % 5 === 2 ? { filter: { pathPrefixes: ['lib/'] } } : {}),
           ...(i % 5 === 3 ? { filter: { excludePathPrefixes: ['src/m1'] } } : {}),
+          // One file name of 17 in lib/: a narrow scope (keyword-scope.ts).
+          ...(i % 5 === 4 ? { filter: { pathPrefixes: ['lib/m3', 'lib/m4.'] } } : {}),
         };
         store.prune = false;
         const full = await ix.keyword.search(q);
@@ -154,8 +156,10 @@ describe('pruned keyword search', () => {
         compared++;
       }
       assert.equal(compared, 120);
-      // Not a vacuous comparison: most of these searches ran pruned.
+      // Not a vacuous comparison: most of these searches ran pruned, the
+      // narrow path filters scored their scope only.
       assert.ok(store.prunedSearches >= 40, `pruned ${store.prunedSearches} of 120`);
+      assert.ok(store.scopedSearches >= 20, `scoped ${store.scopedSearches} of 120`);
     } finally {
       ix.close();
     }

@@ -10,6 +10,7 @@ import type { KeywordDoc, KeywordHit, KeywordQuery } from '../ports.js';
 import { type BridgeAssoc, CHUNK_TEXT, type ChunkText, chunkColumns } from './bridge-assoc.js';
 import { planTerms, type TermPlan } from './keyword-plan.js';
 import { probeTerms, requiredTerms } from './keyword-prune.js';
+import { SCOPE_MAX_SHARE, scopeCondition } from './keyword-scope.js';
 import { chunked, filterSql, IN_BATCH, type SqliteContext, sqlList } from './sql.js';
 import { TermStats } from './term-stats.js';
 
@@ -74,15 +75,25 @@ const HIT_COLUMNS =
   'c.id, c.path, c.start_line, c.end_line, c.symbol, c.kind, c.language, s.score AS score';
 type HitRow = Omit<ChunkRow, 'content'> & { score: number };
 
+/** A path-prefix scope read before scoring (keyword-scope.ts). */
+type Scope = { where: string; params: string[] };
+/** Which rows a search keeps: the filter, tested on the result, and the scope, before scoring. */
+interface RowFilter {
+  filter: KeywordQuery['filter'];
+  scope: Scope | null;
+}
+
 /** A removed chunk's seq and what its terms are recomputed from (bridge-assoc.ts). */
 const REMOVED_COLUMNS = `seq, ${CHUNK_TEXT}`;
 
 export class KeywordStore {
   readonly stats: TermStats;
-  /** Skip rows that cannot reach the top (keyword-prune.ts); off: score every matching row. */
+  /** Skip rows that cannot reach the top (keyword-prune.ts) or pass the filter (keyword-scope.ts); off: score every matching row. */
   prune = true;
   /** Searches answered pruned since the store opened (tests and benchmarks check it engages). */
   prunedSearches = 0;
+  /** Searches that scored their path-prefix scope only (keyword-scope.ts), likewise. */
+  scopedSearches = 0;
   private lastPath = '';
   private lastPathTerms: string[] = [];
 
@@ -193,10 +204,20 @@ export class KeywordStore {
     const { plan, stats } = this.planned(q);
     const terms = plan.terms;
     if (terms.length === 0) return [];
+    const scope = this.prune ? this.scope(q.filter, terms, stats) : null;
+    if (scope !== null) this.scopedSearches++;
     const required =
-      this.prune && stats !== null ? this.requiredTerms(terms, stats, limit, q.filter) : null;
+      this.prune && stats !== null
+        ? this.requiredTerms(terms, stats, limit, { filter: q.filter, scope })
+        : null;
     if (required !== null) this.prunedSearches++;
-    const rows = this.scored(terms, limit, q.filter, required, HIT_COLUMNS) as HitRow[];
+    const rows = this.scored(
+      terms,
+      limit,
+      { filter: q.filter, scope },
+      required,
+      HIT_COLUMNS,
+    ) as HitRow[];
     return rows.map((r) => ({
       id: r.id,
       path: r.path,
@@ -217,13 +238,37 @@ export class KeywordStore {
     terms: readonly WeightedTerm[],
     { df, total }: { df: ReadonlyMap<string, number>; total: number },
     limit: number,
-    filter: KeywordQuery['filter'],
+    rows: RowFilter,
   ): WeightedTerm[] | null {
     const probe = probeTerms(terms, df, total, limit);
     if (probe === null) return null;
-    const scores = this.scored(probe, limit, filter, null, 's.score') as { score: number }[];
+    const scores = this.scored(probe, limit, rows, null, 's.score') as { score: number }[];
     if (scores.length < limit) return null;
     return requiredTerms(terms, df, total, scores[limit - 1]!.score);
+  }
+
+  /**
+   * The include prefixes of `filter` as a scope read before scoring
+   * (keyword-scope.ts), when they hold at most SCOPE_MAX_SHARE of the
+   * query's postings; null: test the filter after scoring only.
+   */
+  private scope(
+    filter: KeywordQuery['filter'],
+    terms: readonly WeightedTerm[],
+    stats: { df: ReadonlyMap<string, number> } | null,
+  ): Scope | null {
+    const scope = scopeCondition(filter);
+    if (scope === null) return null;
+    // A one-term plan looked up no frequencies: ask for its one.
+    const df = stats?.df ?? this.stats.lookup(terms.map((t) => t.term));
+    let postings = 0;
+    for (const t of terms) postings += df.get(t.term) ?? 0;
+    const cap = Math.floor(postings * SCOPE_MAX_SHARE);
+    if (cap < 1) return null;
+    const { n } = this.ctx
+      .stmt(`SELECT count(*) AS n FROM (SELECT 1 FROM chunks WHERE ${scope.where} LIMIT ?)`)
+      .get(...scope.params, cap + 1) as { n: number };
+    return n <= cap ? scope : null;
   }
 
   /**
@@ -234,7 +279,7 @@ export class KeywordStore {
   private scored(
     terms: readonly WeightedTerm[],
     limit: number,
-    filter: KeywordQuery['filter'],
+    { filter, scope }: RowFilter,
     required: readonly WeightedTerm[] | null,
     columns: string,
   ): unknown[] {
@@ -242,16 +287,22 @@ export class KeywordStore {
     const w = BM25_WEIGHTS;
     const bm25 = `bm25(chunks_fts, ${w.code}, ${w.symbol}, ${w.path}, ${w.context})`;
     const params: unknown[] = [];
-    // The rows holding a required term, found once. `+rowid` keeps the test
-    // out of FTS5's own plan, which would run the MATCH again per row.
-    let cte = '';
+    // The rows holding a required term and the rows in the filter's scope,
+    // each found once. `+rowid` keeps the tests out of FTS5's own plan, which
+    // would run the MATCH again per row.
+    const ctes: string[] = [];
     let holds = '';
     if (required !== null) {
-      cte =
-        'WITH req(seq) AS MATERIALIZED (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?) ';
+      ctes.push('req(seq) AS MATERIALIZED (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?)');
       params.push(groupByBoost(required.map((t) => ({ term: t.term, boost: 1 })))[0]!.match);
-      holds = ' AND +rowid IN req';
+      holds += ' AND +rowid IN req';
     }
+    if (scope !== null) {
+      ctes.push(`inscope(seq) AS MATERIALIZED (SELECT seq FROM chunks WHERE ${scope.where})`);
+      params.push(...scope.params);
+      holds += ' AND +rowid IN inscope';
+    }
+    const cte = ctes.length === 0 ? '' : `WITH ${ctes.join(', ')} `;
     // bm25() is lower-is-better; negate and scale by the boost so higher is better.
     const sub = groups.map((g) => {
       params.push(g.boost, g.match);
