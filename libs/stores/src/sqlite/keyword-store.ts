@@ -1,7 +1,10 @@
 /**
  * The keyword side: chunk rows, their FTS5 postings, BM25 search and chunk
  * reads. Text is analyzed in JS (@codesift/analysis) and stored
- * space-joined, so FTS5 only splits on spaces.
+ * space-joined, so FTS5 only splits on spaces. A search runs the terms
+ * keyword-plan.ts keeps and scores only the rows that can reach its top k
+ * (keyword-prune.ts) and, with a path-prefix filter, that the filter keeps
+ * (keyword-scope.ts): the same answer as scoring every matching row.
  */
 import { analyze } from '@codesift/analysis';
 import type { Chunk, UnitKind } from '@codesift/core';
