@@ -117,6 +117,7 @@ export type EvalSwitches = Pick<
   | 'bridge'
   | 'minEvidence'
   | 'fileCoverage'
+  | 'vectorContrast'
   | 'variants'
   | 'variantKinds'
   | 'variantMerge'

@@ -12,10 +12,13 @@ import { analyze } from '@codesift/analysis';
 import type { Embedder } from '@codesift/models';
 import { indexRepository } from '@codesift/pipeline';
 import { openLocalEngine } from './engine.js';
+import { noiseProbes } from './noise-floor.js';
 import type { SearchEngine, SearchRequest, SearchResponse } from './types.js';
 
 /** Bag-of-terms embedder (see engine.test.ts) that counts its calls. */
-function countingEmbedder(): Embedder & { calls: number; texts: string[] } {
+const NOISE_PROBE_TEXTS = new Set(noiseProbes());
+
+function countingEmbedder(): Embedder & { calls: number; probeCalls: number; texts: string[] } {
   const dimensions = 64;
   const embedOne = (text: string): Float32Array => {
     const v = new Float32Array(dimensions);
@@ -34,10 +37,15 @@ function countingEmbedder(): Embedder & { calls: number; texts: string[] } {
     dimensions,
     maxBatch: 64,
     calls: 0,
+    probeCalls: 0,
     texts: [] as string[],
     embed: async (texts: string[]) => {
-      e.calls++;
-      e.texts.push(...texts);
+      // The noise probes measure the index once (noise-floor.ts), not the query: counted apart.
+      if (texts.every((t) => NOISE_PROBE_TEXTS.has(t))) e.probeCalls++;
+      else {
+        e.calls++;
+        e.texts.push(...texts);
+      }
       return texts.map(embedOne);
     },
     close: async () => {},
@@ -246,12 +254,27 @@ describe('query planning, executed', () => {
     for (const r of flat.results) assert.equal(r.explain!.focusMultiplier, 1, r.path);
   });
 
+  it('fusing by vector contrast measures the noise once the vector side answered, and only then', async () => {
+    const query = 'how does the LRU cache evict entries';
+    for (const [request, probes] of [
+      [{ query, vectorContrast: true }, 1],
+      [{ query }, 0],
+      [{ query, vectorContrast: true, keywordOnly: true }, 0],
+    ] as const) {
+      const embedder = countingEmbedder();
+      const res = await search(request, embedder);
+      assert.equal(embedder.probeCalls, probes, JSON.stringify(request));
+      assert.equal(res.plan!.fusion.contrast, probes === 1);
+    }
+  });
+
   it('an identifier nobody wrote falls back to the vector side', async () => {
     const embedder = countingEmbedder();
     const res = await search({ query: 'NoSuchIdentifierAnywhere' }, embedder);
     assert.equal(res.plan!.vector.run, false);
     // The query, then (no own term of it is indexed) the noise-floor probes in one batch.
-    assert.equal(embedder.calls, 2);
+    assert.equal(embedder.calls, 1);
+    assert.equal(embedder.probeCalls, 1);
     assert.ok(res.plan!.reasons.some((r) => /found nothing, so it ran after all/.test(r)));
   });
 

@@ -46,7 +46,7 @@ import { stalePaths } from './freshness.js';
 import { hydrate, snippetTerms } from './hydrate.js';
 import { readIndexedLines } from './indexed-file.js';
 import { minEvidenceStep, startEvidenceCheck } from './min-evidence-step.js';
-import { measureNoiseFloor, NoiseFloorCache } from './noise-floor.js';
+import { measureNoise, NoiseFloorCache, type NoiseProfile } from './noise-floor.js';
 import {
   checkedQuery,
   checkSettings,
@@ -310,7 +310,7 @@ class Engine implements SearchEngine {
         }
         const sources = { index: this.index, embedder: this.batchedEmbedder };
         const tv = performance.now();
-        const v = await retrieveVariants(plan, filter, sources, limits);
+        const v = await retrieveVariants(plan, filter, sources, limits, noiseContrast);
         plan = v.plan;
         return { retrieved: v.retrieved, fused: { value: v.fused, ms: performance.now() - tv } };
       }
@@ -320,8 +320,13 @@ class Engine implements SearchEngine {
         { index: this.index, embedder: this.embedder },
         limits,
       );
-      return { retrieved, fused: await timed(() => fuseSides(plan, retrieved)) };
+      const noise = retrieved.vector === null ? null : await noiseContrast();
+      return { retrieved, fused: await timed(() => fuseSides(plan, retrieved, noise)) };
     };
+    // Asked only once a vector side answered (a dropped one must not wait for the model);
+    // measured once per index version.
+    const noiseContrast = () =>
+      plan.fusion.contrast ? this.noiseContrast() : Promise.resolve(null);
     // Whether the query's own terms are in the index is asked beside retrieval.
     let ownIndexed = startEvidenceCheck(plan, this.index.keyword);
     let { retrieved, fused } = await retrieveFor();
@@ -445,17 +450,27 @@ class Engine implements SearchEngine {
     ownIndexed: Promise<boolean> | null,
     keywordAnswered: boolean,
   ): Promise<{ plan: QueryPlan; fused: Fused }> {
-    const embedder = this.embedder;
     const noiseFloor =
-      embedder === null
-        ? null
-        : async () => {
-            const at = (await this.index.meta()).updatedAt;
-            return this.noiseFloor.get(at, async () =>
-              measureNoiseFloor(await embedder.get(), this.index.vectors),
-            );
-          };
+      this.embedder === null ? null : async () => (await this.noiseProfile())?.floor ?? null;
     return minEvidenceStep(plan, fused, { ownIndexed, keywordAnswered, noiseFloor });
+  }
+
+  /** What random letter strings get from this index's vector side (noise-floor.ts), once per version. */
+  private async noiseProfile(): Promise<NoiseProfile | null> {
+    const embedder = this.embedder;
+    if (embedder === null) return null;
+    const at = (await this.index.meta()).updatedAt;
+    return this.noiseFloor.get(at, async () =>
+      measureNoise(await embedder.get(), this.index.vectors),
+    );
+  }
+
+  /** The noise's contrast for fusion; null (no scaling) when it cannot be measured. */
+  private noiseContrast(): Promise<number | null> {
+    return this.noiseProfile().then(
+      (p) => p?.contrast ?? null,
+      () => null,
+    );
   }
 
   /** Reads what the boosts need, then ranks (ranking.ts is pure). */

@@ -9,10 +9,12 @@
  * fixed number fits every index. The floor is measured instead: random
  * letter strings, shaped like words, are embedded and searched, and the
  * best similarity any of them reaches is the floor. It is computed once
- * per index version, and only when a query without own terms asks for it.
+ * per index version, and only when a query asks for it: one without own
+ * terms (the floor), or a hybrid one fused by contrast (vector-contrast.ts).
  */
 import type { Embedder } from '@codesift/models';
 import type { VectorIndex } from '@codesift/stores';
+import { CONTRAST_RANK, listContrast } from './vector-contrast.js';
 
 /** Probes searched; the floor is the best top-1 similarity among them. */
 export const NOISE_PROBES = 16;
@@ -43,25 +45,49 @@ export function noiseProbes(count = NOISE_PROBES): string[] {
   );
 }
 
-/** The best top-1 similarity of the probes against `vectors`; null for an index without vectors. */
-export async function measureNoiseFloor(
-  embedder: Embedder,
-  vectors: Pick<VectorIndex, 'search'>,
-): Promise<number | null> {
-  const probes = await embedder.embed(noiseProbes());
-  let floor: number | null = null;
-  for (const vector of probes) {
-    const [top] = await vectors.search({ vector, limit: 1 });
-    if (top && (floor === null || top.score > floor)) floor = top.score;
-  }
-  return floor;
+/**
+ * What meaningless text gets from an index's vector side:
+ * - floor: the best top-1 similarity any probe reaches;
+ * - contrast: the median, over the probes, of how far the top similarity
+ *   stands above the one at CONTRAST_RANK (vector-contrast.ts). A query whose
+ *   vector list is no more peaked than this names nothing the model can
+ *   place: its order is the model's noise.
+ */
+export interface NoiseProfile {
+  floor: number;
+  contrast: number | null;
 }
 
-/** The floor of one index, measured once per version (`at`: the index's updatedAt). */
-export class NoiseFloorCache {
-  private cached: { at: number; floor: Promise<number | null> } | null = null;
+/** The probes' profile against `vectors`; null for an index without vectors. */
+export async function measureNoise(
+  embedder: Embedder,
+  vectors: Pick<VectorIndex, 'search'>,
+): Promise<NoiseProfile | null> {
+  const probes = await embedder.embed(noiseProbes());
+  let floor: number | null = null;
+  const contrasts: number[] = [];
+  for (const vector of probes) {
+    const hits = await vectors.search({ vector, limit: CONTRAST_RANK });
+    const top = hits[0];
+    if (top && (floor === null || top.score > floor)) floor = top.score;
+    const c = listContrast(hits.map((h) => h.score));
+    if (c !== null) contrasts.push(c);
+  }
+  return floor === null ? null : { floor, contrast: median(contrasts) };
+}
 
-  get(at: number, measure: () => Promise<number | null>): Promise<number | null> {
+function median(values: number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** The profile of one index, measured once per version (`at`: the index's updatedAt). */
+export class NoiseFloorCache {
+  private cached: { at: number; floor: Promise<NoiseProfile | null> } | null = null;
+
+  get(at: number, measure: () => Promise<NoiseProfile | null>): Promise<NoiseProfile | null> {
     if (this.cached?.at !== at) {
       const floor = measure();
       this.cached = { at, floor };

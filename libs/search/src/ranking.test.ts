@@ -4,7 +4,7 @@ import { DEFAULT_SYNONYMS, parseQuery } from '@codesift/query';
 import type { KeywordHit, VectorHit } from '@codesift/stores';
 import { DEFAULT_PLANNER_CONFIG, planQuery } from './planning/plan-query.js';
 import type { PlanOptions } from './planning/types.js';
-import { type BoostEvidence, fuseSides, rank } from './ranking.js';
+import { type BoostEvidence, type Fused, fuseSides, rank } from './ranking.js';
 import { UNIT_CANDIDATE_FACTOR } from './units.js';
 
 const CONFIG = { ...DEFAULT_PLANNER_CONFIG, synonyms: DEFAULT_SYNONYMS };
@@ -56,6 +56,43 @@ describe('fuseSides', () => {
       vector: [vec('a', 'a.ts', 0.3)],
     });
     assert.equal(round(rrf.hits[0]!.fused), round(2 / 61));
+  });
+});
+
+describe('fuseSides by vector contrast', () => {
+  // Keyword: a, then b at half a's score. Vector: b first, a last of 11 (normalised to 0).
+  const keyword = [kw('a', 'a.ts', 10), kw('b', 'b.ts', 5), kw('z', 'z.ts', 0)];
+  const vectorList = (step: number) =>
+    ['b', ...Array.from({ length: 9 }, (_, i) => `x${i}`), 'a'].map((id, i) =>
+      vec(id, `${id}.ts`, 0.6 - i * step),
+    );
+  const order = (fused: Fused) => fused.hits.slice(0, 2).map((h) => h.id);
+  const plan = planFor('graph edges', { vectorContrast: true });
+
+  it('a list flatter than noise keeps the least share of its weight: the keyword order stands', () => {
+    assert.equal(plan.fusion.contrast, true);
+    // Contrast 0.009 against the noise's 0.04: share 0.75 (the least), vector weight 0.3.
+    const flat = fuseSides(plan, { keyword, vector: vectorList(0.001) }, 0.04);
+    assert.deepEqual(order(flat), ['a', 'b']);
+    assert.equal(round(flat.hits.find((h) => h.id === 'b')!.fused), round(0.7 * 0.5 + 0.3));
+  });
+
+  it('a peaked list, an unmeasured noise or the switch off keep the whole weight', () => {
+    // Contrast 0.09, over twice the noise's: vector weight 0.4, b first (0.6 * 0.5 + 0.4 > 0.6).
+    assert.deepEqual(order(fuseSides(plan, { keyword, vector: vectorList(0.01) }, 0.04)), [
+      'b',
+      'a',
+    ]);
+    assert.deepEqual(order(fuseSides(plan, { keyword, vector: vectorList(0.001) }, null)), [
+      'b',
+      'a',
+    ]);
+    // Off by default (DEFAULT_PLANNER_CONFIG).
+    const off = planFor('graph edges');
+    assert.deepEqual(order(fuseSides(off, { keyword, vector: vectorList(0.001) }, 0.04)), [
+      'b',
+      'a',
+    ]);
   });
 });
 

@@ -11,6 +11,7 @@ import { type FusedHit, fuse } from './fusion.js';
 import { type Candidate, type Rescored, rescore } from './planning/rescore.js';
 import type { QueryPlan } from './planning/types.js';
 import { UNIT_CANDIDATE_FACTOR } from './units.js';
+import { contrastShare, listContrast } from './vector-contrast.js';
 
 /** The sides' answers; null for a side that did not run or was dropped. */
 export interface SideHits {
@@ -40,7 +41,16 @@ export interface BoostEvidence {
 /** A fused hit with its boosts and final score. */
 export type Ranked = FusedHit & Rescored;
 
-export function fuseSides(plan: QueryPlan, sides: SideHits): Fused {
+/**
+ * The sides fused as the plan says. `noiseContrast` is the index's noise
+ * probes' contrast (noise-floor.ts): with it, a plan fusing by contrast
+ * weighs the vector side by its list's (vector-contrast.ts).
+ */
+export function fuseSides(
+  plan: QueryPlan,
+  sides: SideHits,
+  noiseContrast: number | null = null,
+): Fused {
   const paths = new Map<string, string>();
   const keywordById = new Map<string, KeywordHit>();
   for (const h of sides.keyword ?? []) {
@@ -53,7 +63,7 @@ export function fuseSides(plan: QueryPlan, sides: SideHits): Fused {
     vector: sides.vector,
     method: plan.fusion.combiner,
     k: plan.fusion.rrfK ?? undefined,
-    vectorWeight: plan.fusion.vectorWeight ?? undefined,
+    vectorWeight: vectorWeightFor(plan, sides.vector, noiseContrast),
   });
   const candidates = hits.map((f): Candidate => {
     const language = keywordById.get(f.id)?.language;
@@ -65,6 +75,16 @@ export function fuseSides(plan: QueryPlan, sides: SideHits): Fused {
     };
   });
   return { hits, candidates, keywordById };
+}
+
+function vectorWeightFor(
+  plan: QueryPlan,
+  vector: readonly VectorHit[] | null,
+  noiseContrast: number | null,
+): number | undefined {
+  const w = plan.fusion.vectorWeight ?? undefined;
+  if (w === undefined || !plan.fusion.contrast || vector === null) return w;
+  return w * contrastShare(listContrast(vector.map((h) => h.score)), noiseContrast);
 }
 
 /**

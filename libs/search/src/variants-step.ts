@@ -42,6 +42,8 @@ export async function retrieveVariants(
   filter: CompiledFilter,
   sources: RetrievalSources,
   limits: Pick<SideLimits, 'deadlineAt' | 'signal'> & { deadlineMs?: number },
+  /** The index's noise contrast, for fusion by contrast (ranking.ts fuseSides); asked only when a vector side answered. */
+  noiseContrast: () => Promise<number | null> = async () => null,
 ): Promise<VariantsRetrieved> {
   const variants = plan.variants.list;
   const plans = variants.map((v, i) => variantPlan(plan, v, i === 0));
@@ -49,6 +51,8 @@ export async function retrieveVariants(
   const first = outcomes[0]!;
   if (first.status === 'rejected') throw first.reason;
   const retrieved: Retrieved = { ...first.value, degraded: [...first.value.degraded] };
+  const vectorAnswered = outcomes.some((o) => o.status === 'fulfilled' && o.value.vector !== null);
+  const noise = vectorAnswered ? await noiseContrast() : null;
   const lists: { weight: number; fused: Fused }[] = [];
   const list = variants.map((v, i): PlannedVariant => {
     const outcome = outcomes[i]!;
@@ -58,7 +62,7 @@ export async function retrieveVariants(
     }
     if (i > 0)
       for (const d of outcome.value.degraded) retrieved.degraded.push(`variant ${v.kind}: ${d}`);
-    const fused = fuseSides(plans[i]!, outcome.value);
+    const fused = fuseSides(plans[i]!, outcome.value, noise);
     lists.push({ weight: v.weight, fused });
     return { ...v, hits: fused.hits.length };
   });

@@ -106,6 +106,30 @@ describe('planQuery', () => {
     );
   });
 
+  it('fusion by vector contrast: linear fusion with a vector side, when switched on (off by default)', () => {
+    const on = plan('how are edges added', { vectorContrast: true });
+    assert.equal(on.fusion.contrast, true);
+    assert.ok(
+      on.reasons.some((r) =>
+        r.startsWith("fusion: the vector weight scales with its list's contrast"),
+      ),
+    );
+    const off = plan('how are edges added');
+    assert.equal(off.fusion.contrast, false);
+    assert.ok(
+      off.reasons.includes(
+        'fusion: the vector weight as planned, whatever its list looks like (vector contrast off)',
+      ),
+    );
+    // Nothing to scale without a vector side, nor under RRF (ranks only).
+    const keywordOnly = { vectorContrast: true, keywordOnly: true };
+    assert.equal(plan('how are edges added', keywordOnly).fusion.contrast, false);
+    assert.equal(
+      plan('how are edges added', { vectorContrast: true, fusion: 'rrf' }).fusion.contrast,
+      false,
+    );
+  });
+
   it('fusion: linear 0.4 by default, RRF with its scale, adaptive from specificity', () => {
     const linear = plan('how are edges added');
     assert.deepEqual(linear.fusion, {
@@ -114,6 +138,7 @@ describe('planQuery', () => {
       vectorWeight: 0.4,
       rrfK: null,
       scale: 1,
+      contrast: false,
     });
     assert.equal(plan('how are edges added', { vectorWeight: 0.6 }).fusion.vectorWeight, 0.6);
     const rrf = plan('how are edges added', { fusion: 'rrf' });
@@ -123,6 +148,7 @@ describe('planQuery', () => {
       vectorWeight: null,
       rrfK: 60,
       scale: 2 / 61,
+      contrast: false,
     });
     // Boosts are in the fusion's scale: 1.5 scales for an identifier-only query's definitions, else 1.
     assert.equal(rrf.definitions.boost, 2 / 61);

@@ -36,6 +36,7 @@ import {
   queryIdentifiers,
 } from '../definitions.js';
 import { DEFAULT_RRF_K, DEFAULT_VECTOR_WEIGHT } from '../fusion.js';
+import { CONTRAST_RANK, MIN_CONTRAST_SHARE } from '../vector-contrast.js';
 import { ANCHOR_BOOST_SHARE, planAnchors } from './anchors.js';
 import { planCoverage } from './coverage.js';
 import { DEFAULT_DOC_MULTIPLIER, DEFAULT_FOCUS_MULTIPLIER, planFocus } from './focus.js';
@@ -95,6 +96,8 @@ export const DEFAULT_PLANNER_CONFIG: Readonly<Omit<PlannerConfig, 'synonyms'>> =
   ...allSwitches(true),
   // Off until the evaluation shows it helps every set (docs/EVALUATION.md, 2026-11-25).
   bridge: false,
+  // Off: gained on the git-history sets, lost single queries elsewhere (docs/EVALUATION.md, 2026-11-26 hybrid round).
+  vectorContrast: false,
   docMultiplier: DEFAULT_DOC_MULTIPLIER,
   fileScore: 'best',
   fileDecay: DEFAULT_FILE_DECAY,
@@ -252,14 +255,28 @@ export function planQuery(
   const rrfK = options.rrfK ?? config.rrfK;
   let fusion: QueryPlan['fusion'];
   if (method === 'rrf') {
-    fusion = { method, combiner: 'rrf', vectorWeight: null, rrfK, scale: 2 / (rrfK + 1) };
+    fusion = {
+      method,
+      combiner: 'rrf',
+      vectorWeight: null,
+      rrfK,
+      scale: 2 / (rrfK + 1),
+      contrast: false,
+    };
     reasons.push(`fusion: RRF, k = ${rrfK}`);
   } else {
     const w =
       method === 'adaptive'
         ? adaptiveVectorWeight(parsed.specificity)
         : (options.vectorWeight ?? config.vectorWeight);
-    fusion = { method, combiner: 'linear', vectorWeight: w, rrfK: null, scale: 1 };
+    fusion = {
+      method,
+      combiner: 'linear',
+      vectorWeight: w,
+      rrfK: null,
+      scale: 1,
+      contrast: run && on.vectorContrast,
+    };
     reasons.push(
       method === 'adaptive'
         ? `fusion: adaptive, specificity ${fmt(parsed.specificity)} -> ${fmt(w)} vector / ${fmt(1 - w)} keyword`
@@ -268,6 +285,12 @@ export function planQuery(
   }
   if (!run && fusion.combiner === 'linear') {
     reasons.push('fusion: the keyword side alone carries the score (no vector side)');
+  } else if (fusion.combiner === 'linear') {
+    reasons.push(
+      fusion.contrast
+        ? `fusion: the vector weight scales with its list's contrast over the index's noise (top minus rank ${CONTRAST_RANK}), at least x ${fmt(MIN_CONTRAST_SHARE)}`
+        : 'fusion: the vector weight as planned, whatever its list looks like (vector contrast off)',
+    );
   }
 
   // Boosts.

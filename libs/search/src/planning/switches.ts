@@ -6,7 +6,7 @@
  * declarations below.
  */
 
-/** Every switch defaults to true but the bridge (see DEFAULT_PLANNER_CONFIG): the evaluation decides which stay on. */
+/** Every switch defaults to true but the bridge and vector contrast (see DEFAULT_PLANNER_CONFIG): the evaluation decides which stay on. */
 export interface PlannerSwitches {
   /** Code-aware synonyms and identifier variants on the keyword side; default true. */
   expansion: boolean;
@@ -45,6 +45,13 @@ export interface PlannerSwitches {
    * most (file-coverage.ts); default true.
    */
   fileCoverage: boolean;
+  /**
+   * Linear fusion weighs the vector side by how peaked its list is against
+   * what random letter strings get from the same index, so a query the
+   * model cannot place does not reorder the keyword side's files
+   * (vector-contrast.ts); default in DEFAULT_PLANNER_CONFIG.
+   */
+  vectorContrast: boolean;
 }
 
 export type PlannerSwitch = keyof PlannerSwitches;
@@ -61,6 +68,7 @@ const SWITCH_KEYS: Readonly<Record<PlannerSwitch, true>> = {
   bridge: true,
   minEvidence: true,
   fileCoverage: true,
+  vectorContrast: true,
 };
 
 /** The keys of PlannerSwitches, for code that walks them (validation, defaults, request options). */

@@ -200,6 +200,11 @@ export interface QueryPlan {
     rrfK: number | null;
     /** The largest score fusion can give (1 for linear, 2/(k+1) for RRF): the unit of every boost. */
     scale: number;
+    /**
+     * Linear fusion with a vector side: its weight scales with how peaked its
+     * list is against the index's noise probes (vector-contrast.ts).
+     */
+    contrast: boolean;
   };
   definitions: {
     enabled: boolean;

@@ -124,6 +124,10 @@ const SWITCH_OPTIONS = {
     type: 'boolean',
     help: "a short query's files by their best chunk alone, not also by the query words they cover",
   },
+  'vector-contrast': {
+    type: 'boolean',
+    help: "linear fusion scales the vector weight by how peaked the query's vector list is against the index's noise (default off)",
+  },
   'file-score': {
     type: 'string',
     value: '<mode>',
@@ -241,6 +245,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (values['no-boilerplate']) switches.boilerplate = false;
   if (values['no-min-evidence']) switches.minEvidence = false;
   if (values['no-file-coverage']) switches.fileCoverage = false;
+  if (values['vector-contrast']) switches.vectorContrast = true;
   const rewrite = rewriteMode(values.rewrite);
   if (rewrite) switches.rewrite = rewrite;
   const bridge = bridgeSwitch(values.bridge);
