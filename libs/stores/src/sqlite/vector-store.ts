@@ -7,10 +7,11 @@
 import { CodesiftError } from '@codesift/core';
 import type { VectorHit, VectorQuery, VectorRecord } from '../ports.js';
 import { HnswCache, type HnswIndex, type HnswOptions, type VectorChanges } from './hnsw-cache.js';
+import { QuantizedRows } from './quantized-rows.js';
 import { type FilteredRows, RowCatalog } from './row-catalog.js';
 import { readVectorGeneration, type VectorGeneration } from './schema.js';
 import { countRows, filterSql, type SqliteContext, sqlList } from './sql.js';
-import { usearch } from './usearch-module.js';
+import { exactCosine } from './usearch-module.js';
 import { readVectors } from './vec0-reader.js';
 
 /** sqlite-vec refuses k above this. */
@@ -44,6 +45,21 @@ const ANN_MIN_FETCH = 512;
  */
 const EXACT_ROW_COST = 10;
 
+/**
+ * What scanning one row of the in-memory quantized copy costs in graph
+ * candidates visited: about 0.3 us a row (gather and usearch's int8 kernel)
+ * against 30-70 us a candidate. Broad filters (most of the index) stay on
+ * the graph, whose k is then small.
+ */
+const QUANTIZED_ROW_COST = 0.01;
+/**
+ * A filtered search answered by the graph then quantizes some of the
+ * filter's rows for the next one, for at most this share of the time it just
+ * took (at least one vec0 chunk): a repeated filter moves to the quantized
+ * copy within a few searches, and a one-shot search pays at most this share more.
+ */
+const WARM_SHARE = 1;
+
 /** Exact search takes a few beyond the limit so rows tied at the cut are ordered by seq. */
 const EXACT_TIE_MARGIN = 8;
 
@@ -73,6 +89,12 @@ export interface VectorIndexState {
   generation: number;
   /** The generation the saved graph was built at, if there is one. */
   graphGeneration: number | null;
+  /**
+   * Since open: filtered searches the graph answered, those answered by exact
+   * search over the filter's rows read from sqlite-vec or from the quantized
+   * copy, and the rows that copy holds.
+   */
+  filtered: { graph: number; exact: number; quantized: number; quantizedRows: number };
 }
 
 export function vectorBlob(v: Float32Array): Buffer {
@@ -93,6 +115,10 @@ export class VectorStore {
   private hnsw: HnswCache | null = null;
   /** Rows by path and language for filtered graph searches (built on the first). */
   private catalog: RowCatalog | null = null;
+  /** The catalog's rows quantized so far (quantized-rows.ts); one generation, like the catalog. */
+  private quantized: { catalog: RowCatalog; rows: QuantizedRows } | null = null;
+  /** How filtered searches with a graph were answered (state().filtered). */
+  private readonly filteredPaths = { graph: 0, exact: 0, quantized: 0 };
   /** Changes of the transaction in progress (see takeChanges). */
   private changes: VectorChanges = { removed: [], added: [] };
   private touched = false;
@@ -208,7 +234,8 @@ export class VectorStore {
   state(): VectorIndexState {
     const gen = readVectorGeneration(this.ctx);
     const vectors = this.dims === null ? 0 : this.count();
-    const base = { vectors, generation: gen.generation };
+    const filtered = { ...this.filteredPaths, quantizedRows: this.quantized?.rows.size ?? 0 };
+    const base = { vectors, generation: gen.generation, filtered };
     if (this.dims === null || vectors === 0) {
       return { mode: 'exact', reason: 'no-vectors', graphGeneration: null, ...base };
     }
@@ -300,9 +327,10 @@ export class VectorStore {
    * filter keeps (s of the graph's n). The graph's top k = limit x n/s x
    * ANN_OVERFETCH (at least ANN_MIN_FETCH) hold about limit x ANN_OVERFETCH
    * of them; k widens 4x while too few pass. Exact distances to the s rows
-   * instead, whenever reading their vectors costs less than the graph search
-   * would (readCost x EXACT_ROW_COST <= k): a selective filter never scans
-   * every vector and never starves the graph.
+   * instead, whenever that costs less than the graph search: from the
+   * in-memory quantized copy once it holds them all (s x QUANTIZED_ROW_COST
+   * <= k), else from sqlite-vec (readCost x EXACT_ROW_COST <= k). A
+   * selective filter never scans every vector and never starves the graph.
    */
   private filteredAnn(
     graph: HnswIndex,
@@ -310,19 +338,48 @@ export class VectorStore {
     q: VectorQuery,
     limit: number,
   ): VectorHit[] {
-    this.catalog = RowCatalog.at(this.ctx, 'chunk_vectors', gen, this.catalog);
-    const rows = this.catalog.matching(q.filter ?? {});
+    const catalog = RowCatalog.at(this.ctx, 'chunk_vectors', gen, this.catalog);
+    this.catalog = catalog;
+    if (this.quantized?.catalog !== catalog) {
+      this.quantized = { catalog, rows: new QuantizedRows(this.requireDims(), catalog.size) };
+    }
+    const quantized = this.quantized.rows;
+    const rows = catalog.matching(q.filter ?? {});
     const s = rows.seqs.length;
     if (s === 0) return [];
     const n = graph.size();
     let k = Math.min(n, Math.max(ANN_MIN_FETCH, Math.ceil(((limit * n) / s) * ANN_OVERFETCH)));
+    const worthQuantizing = s * QUANTIZED_ROW_COST <= k;
+    if (worthQuantizing && quantized.missing(rows) === 0) {
+      this.filteredPaths.quantized++;
+      return this.hitsFor(
+        best(
+          quantized.nearest(rows, q.vector, limit).map((x) => ({ seq: rows.seqs[x.row]!, d: x.d })),
+          limit,
+        ),
+      );
+    }
+    if (rows.readCost * EXACT_ROW_COST <= k) {
+      this.filteredPaths.exact++;
+      return this.exactOver(rows, q.vector, limit, worthQuantizing ? quantized : null);
+    }
+    const start = performance.now();
+    let hits: VectorHit[];
     for (;;) {
-      if (rows.readCost * EXACT_ROW_COST <= k) return this.exactOver(rows, q.vector, limit);
-      const hits = this.annSearch(graph, q.vector, k, limit, rows);
-      if (hits.length >= limit || k >= n) return hits;
+      hits = this.annSearch(graph, q.vector, k, limit, rows);
+      if (hits.length >= limit || k >= n) break;
       // The filter's rows lie far from the query: widen.
       k = Math.min(n, k * 4);
     }
+    this.filteredPaths.graph++;
+    if (worthQuantizing) {
+      quantized.fill(
+        rows,
+        (which) => this.readRows(rows, which),
+        (performance.now() - start) * WARM_SHARE,
+      );
+    }
+    return hits;
   }
 
   /** Top `fetch` graph neighbours, those `rows` keeps (all when null), best `limit`, mapped to rows. */
@@ -342,22 +399,38 @@ export class VectorStore {
     return this.hitsFor(best(kept, limit));
   }
 
-  /** Exact cosine distances to `rows` (their vectors read from sqlite-vec), best `limit`. */
-  private exactOver(rows: FilteredRows, vector: Float32Array, limit: number): VectorHit[] {
+  /** The f32 vectors of rows `which` of `rows` (row j at j x dims), from sqlite-vec. */
+  private readRows(rows: FilteredRows, which: ArrayLike<number>): Float32Array {
+    return readVectors(
+      this.ctx,
+      'chunk_vectors',
+      this.requireDims(),
+      Array.from(which, (i) => rows.seqs[i]!),
+      (j) => ({ chunk: rows.chunks[which[j]!]!, offset: rows.offsets[which[j]!]! }),
+    );
+  }
+
+  /**
+   * Exact cosine distances to `rows` (their vectors read from sqlite-vec),
+   * best `limit`; the vectors read go into `keep` when given.
+   */
+  private exactOver(
+    rows: FilteredRows,
+    vector: Float32Array,
+    limit: number,
+    keep: QuantizedRows | null,
+  ): VectorHit[] {
     const dims = this.requireDims();
-    const data = readVectors(this.ctx, 'chunk_vectors', dims, rows.seqs, (i) => ({
-      chunk: rows.chunks[i]!,
-      offset: rows.offsets[i]!,
-    }));
+    const all = Array.from(rows.seqs, (_, i) => i);
+    const data = this.readRows(rows, all);
+    keep?.store(rows, all, data);
     // The graph's own distance function, so both paths rank alike.
-    const found = usearch().exactSearch(
+    const found = exactCosine(
       data,
       vector,
       dims,
       Math.min(rows.seqs.length, limit + EXACT_TIE_MARGIN),
-      usearch().MetricKind.Cos,
-      1,
-    ) as { keys: BigUint64Array; distances: Float32Array };
+    );
     const scored: Scored[] = [];
     for (let i = 0; i < found.keys.length; i++) {
       scored.push({ seq: rows.seqs[Number(found.keys[i])]!, d: found.distances[i]! });
