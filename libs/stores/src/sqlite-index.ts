@@ -474,6 +474,7 @@ class SqliteIndex implements SqliteLocalIndex {
       if (!this.readonly) this.flushVectorIndex();
     } finally {
       this.closed = true;
+      this.vec.close();
       this.cache.clear();
       this.db.close();
     }

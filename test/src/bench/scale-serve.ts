@@ -40,6 +40,9 @@ export interface ServeResult {
   categories: CategoryTimes[];
   /** Vector side alone, per store filter: the first search (builds caches) and p50/max of the rest. */
   vectorFilters: { name: string; firstMs: number; p50: number; max: number }[];
+  /** Peak RSS when the engine's timed rounds end: the serving RSS proper. */
+  engineRssMB: number;
+  /** Peak RSS at the end, after the vector-side section opened the index a second time. */
   maxRssMB: number;
 }
 
@@ -72,6 +75,7 @@ for (let r = 0; r < args.rounds; r++) {
     add('all', ms);
   }
 }
+const engineRssMB = process.resourceUsage().maxRSS / 1024;
 await engine.close();
 
 // The vector side alone: the filtered store search the engine's vector side makes.
@@ -117,6 +121,7 @@ const result: ServeResult = {
   firstQueryMs,
   categories,
   vectorFilters,
+  engineRssMB,
   maxRssMB: process.resourceUsage().maxRSS / 1024,
 };
 process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { VectorQuery, VectorRecord } from '../ports.js';
 import { openSqliteIndex, type SqliteLocalIndex } from '../sqlite-index.js';
 import { rng } from '../testing/seeded-random.js';
@@ -177,6 +179,33 @@ describe('HNSW vector cache', () => {
       r.close();
       exact.close();
     }
+  });
+
+  test('close() lets go of the graph: its mapping is gone once collected', async (t) => {
+    if (!existsSync('/proc/self/maps')) {
+      t.skip('needs /proc/self/maps');
+      return;
+    }
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const file = tmpFile();
+    const w = writer(file);
+    await w.vectors.upsert(records(clustered(400, DIMS, 3)));
+    w.close();
+    const graph = hnswPaths(file).graph;
+    const mapped = () => readFileSync('/proc/self/maps', 'utf8').includes(graph);
+    let r: SqliteLocalIndex | null = openSqliteIndex(file, { readonly: true, hnsw: HNSW });
+    await r.vectors.search({ vector: clustered(1, DIMS, 4)[0]!, limit: 5 });
+    assert.ok(mapped(), 'the search should have mapped the graph');
+    // Still referenced after close, as an engine object holding its index would be.
+    const held = r;
+    r.close();
+    for (let i = 0; i < 5 && mapped(); i++) {
+      gc();
+      await new Promise((done) => setImmediate(done));
+    }
+    assert.ok(!mapped(), 'a closed index still maps its graph');
+    r = held;
   });
 
   test('a rebuilt index never meets the old graph', async () => {

@@ -143,6 +143,17 @@ export class VectorStore {
         : new HnswCache(this.ctx.file, this.dims, this.hnswOpts);
   }
 
+  /**
+   * The index is closing: let go of the graph (a mapping of the whole graph
+   * file, unmapped when usearch's object is collected), the catalog and the
+   * quantized copy, so a closed index that something still references pins none of them.
+   */
+  close(): void {
+    this.hnsw?.drop();
+    this.catalog = null;
+    this.quantized = null;
+  }
+
   /** The table was recreated with `dims` (setEmbedder): the old graph describes nothing. */
   recreated(dims: number | null): void {
     this.hnsw?.remove();
