@@ -18,10 +18,10 @@ function clusteredMatrix(count: number, dims: number, seed: number): Float32Arra
   return out;
 }
 
-/** Rows at catalog positions 0..count-1, `perChunk` to a vec0 chunk. */
+/** Rows of seqs 0..count-1, `perChunk` to a vec0 chunk. */
 function catalogRows(count: number, perChunk = 100): CatalogRows {
   return {
-    positions: Uint32Array.from({ length: count }, (_, i) => i),
+    seqs: Float64Array.from({ length: count }, (_, i) => i),
     chunks: Uint32Array.from({ length: count }, (_, i) => Math.floor(i / perChunk)),
   };
 }
@@ -46,7 +46,7 @@ describe('quantized rows', () => {
       const count = 3000;
       const data = clusteredMatrix(count, dims, dims);
       const rows = catalogRows(count);
-      const q = new QuantizedRows(dims, count);
+      const q = new QuantizedRows(dims);
       q.store(rows, all(count), data);
       assert.equal(q.missing(rows), 0);
       const queries = clusteredMatrix(20, dims, 1000 + dims);
@@ -78,15 +78,15 @@ describe('quantized rows', () => {
     }
   });
 
-  test('a subset of the rows: only those are ranked, by their own positions', () => {
+  test('a subset of the rows: only those are ranked, by their own seqs', () => {
     const dims = 16;
     const data = clusteredMatrix(500, dims, 3);
     const rows = catalogRows(500);
-    const q = new QuantizedRows(dims, 500);
+    const q = new QuantizedRows(dims);
     q.store(rows, all(500), data);
-    // Every third row, as a filter keeps them: row i of the subset is catalog position 3i.
+    // Every third row, as a filter keeps them: row i of the subset is seq 3i.
     const sub: CatalogRows = {
-      positions: Uint32Array.from({ length: 166 }, (_, i) => 3 * i),
+      seqs: Float64Array.from({ length: 166 }, (_, i) => 3 * i),
       chunks: Uint32Array.from({ length: 166 }, (_, i) => Math.floor((3 * i) / 100)),
     };
     const query = data.subarray(3 * 40 * dims, (3 * 40 + 1) * dims);
@@ -108,7 +108,7 @@ describe('quantized rows', () => {
       });
       return out;
     };
-    const q = new QuantizedRows(dims, 1000);
+    const q = new QuantizedRows(dims);
     q.fill(rows, read, 0);
     assert.equal(reads.length, 1, 'a zero budget still reads one chunk');
     assert.deepEqual(reads[0], all(100));
@@ -120,7 +120,7 @@ describe('quantized rows', () => {
       'held rows are not read again',
     );
 
-    const small = new QuantizedRows(dims, 1000, 250);
+    const small = new QuantizedRows(dims, 250);
     small.fill(rows, read, Number.POSITIVE_INFINITY);
     assert.equal(small.size, 250);
     assert.equal(small.missing(rows), 750);
@@ -132,7 +132,7 @@ describe('quantized rows', () => {
     const data = new Float32Array(2 * dims);
     data.fill(0.5, dims);
     const rows = catalogRows(2);
-    const q = new QuantizedRows(dims, 2);
+    const q = new QuantizedRows(dims);
     q.store(rows, [0, 1], data);
     const got = q.nearest(rows, new Float32Array(dims).fill(1), 2).sort((a, b) => a.row - b.row);
     assert.equal(got[0]!.d, 1);

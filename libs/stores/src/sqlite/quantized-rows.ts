@@ -18,8 +18,10 @@
  * whole index): a filter answered exactly from sqlite-vec stores the vectors
  * it just read; one answered by the graph reads some of its rows after
  * answering (see VectorStore). Memory: 1,032 bytes a row at 512 dimensions,
- * at most MAX_ROWS rows. The copy belongs to one database generation (its
- * row positions are a RowCatalog's) and is dropped with it.
+ * at most MAX_ROWS rows, plus 4 bytes per seq for the slot map. Rows are
+ * keyed by seq, and a seq's vector never changes (a replaced row gets a new
+ * seq, and seqs are never reused), so the copy stays valid across writes to
+ * the same database: after a commit only the new rows are read.
  */
 import { exactCosine } from './usearch-module.js';
 
@@ -32,8 +34,8 @@ const FINE_STEPS = 254;
 
 /** The rows of a filter as the catalog gives them (row-catalog.ts FilteredRows). */
 export interface CatalogRows {
-  /** Catalog position of row i. */
-  positions: Uint32Array;
+  /** vector_rows.seq of row i. */
+  seqs: ArrayLike<number>;
   /** vec0 chunk of row i (rows sharing a chunk are read together). */
   chunks: Uint32Array;
 }
@@ -48,8 +50,8 @@ export interface RowDistance {
 }
 
 export class QuantizedRows {
-  /** Slot of each catalog position, -1 when not quantized. */
-  private readonly slotOf: Int32Array;
+  /** Slot of each seq, -1 (or beyond the end) when not quantized. */
+  private slotOf = new Int32Array(0);
   private coarse = new Int8Array(0);
   private fine = new Int8Array(0);
   private scale = new Float32Array(0);
@@ -60,10 +62,11 @@ export class QuantizedRows {
 
   constructor(
     private readonly dims: number,
-    catalogSize: number,
     private readonly maxRows = MAX_ROWS,
-  ) {
-    this.slotOf = new Int32Array(catalogSize).fill(-1);
+  ) {}
+
+  private slot(seq: number): number {
+    return seq < this.slotOf.length ? this.slotOf[seq]! : -1;
   }
 
   /** Rows held. */
@@ -74,7 +77,7 @@ export class QuantizedRows {
   /** How many of `rows` are not held yet. */
   missing(rows: CatalogRows): number {
     let n = 0;
-    for (const p of rows.positions) if (this.slotOf[p]! < 0) n++;
+    for (let i = 0; i < rows.seqs.length; i++) if (this.slot(rows.seqs[i]!) < 0) n++;
     return n;
   }
 
@@ -89,11 +92,16 @@ export class QuantizedRows {
    */
   store(rows: CatalogRows, which: ArrayLike<number>, data: Float32Array): void {
     for (let j = 0; j < which.length; j++) {
-      const pos = rows.positions[which[j]!]!;
-      if (this.slotOf[pos]! >= 0) continue;
+      const seq = rows.seqs[which[j]!]!;
+      if (this.slot(seq) >= 0) continue;
       if (this.full) return;
+      if (seq >= this.slotOf.length) {
+        const grown = new Int32Array(Math.max(seq + 1, this.slotOf.length * 2)).fill(-1);
+        grown.set(this.slotOf);
+        this.slotOf = grown;
+      }
       const slot = this.allocate();
-      this.slotOf[pos] = slot;
+      this.slotOf[seq] = slot;
       this.quantize(data, j * this.dims, slot);
     }
   }
@@ -131,8 +139,8 @@ export class QuantizedRows {
    */
   fill(rows: CatalogRows, read: RowReader, budgetMs: number): void {
     const byChunk = new Map<number, number[]>();
-    for (let i = 0; i < rows.positions.length; i++) {
-      if (this.slotOf[rows.positions[i]!]! >= 0) continue;
+    for (let i = 0; i < rows.seqs.length; i++) {
+      if (this.slot(rows.seqs[i]!) >= 0) continue;
       const list = byChunk.get(rows.chunks[i]!);
       if (list === undefined) byChunk.set(rows.chunks[i]!, [i]);
       else list.push(i);
@@ -171,12 +179,12 @@ export class QuantizedRows {
    */
   nearest(rows: CatalogRows, query: Float32Array, limit: number): RowDistance[] {
     const dims = this.dims;
-    const s = rows.positions.length;
+    const s = rows.seqs.length;
     if (s === 0 || limit <= 0) return [];
     if (this.gathered.length < s * dims) this.gathered = new Int8Array(s * dims);
     const slots = new Int32Array(s);
     for (let i = 0; i < s; i++) {
-      const slot = this.slotOf[rows.positions[i]!]!;
+      const slot = this.slot(rows.seqs[i]!);
       if (slot < 0) throw new Error('QuantizedRows.nearest: a row is not quantized');
       slots[i] = slot;
       this.gathered.set(this.coarse.subarray(slot * dims, slot * dims + dims), i * dims);

@@ -17,8 +17,6 @@ import { readCost } from './vec0-reader.js';
 /** The rows a filter keeps: seqs ascending, where their vectors lie, and a membership test. */
 export interface FilteredRows {
   seqs: Float64Array;
-  /** Catalog position of row i (indexes the generation's quantized copy, quantized-rows.ts). */
-  positions: Uint32Array;
   /** vec0 chunk and offset of row i (see vec0-reader.ts). */
   chunks: Uint32Array;
   offsets: Uint16Array;
@@ -148,7 +146,6 @@ export class RowCatalog {
     const chunks = Uint32Array.from(kept, (i) => this.chunkOf[i]!);
     const rows: FilteredRows = {
       seqs: Float64Array.from(kept, (i) => this.seqs[i]!),
-      positions: Uint32Array.from(kept),
       chunks,
       offsets: Uint16Array.from(kept, (i) => this.offsetOf[i]!),
       readCost: readCost(chunks),

@@ -115,10 +115,15 @@ export class VectorStore {
   private hnsw: HnswCache | null = null;
   /** Rows by path and language for filtered graph searches (built on the first). */
   private catalog: RowCatalog | null = null;
-  /** The catalog's rows quantized so far (quantized-rows.ts); one generation, like the catalog. */
-  private quantized: { catalog: RowCatalog; rows: QuantizedRows } | null = null;
+  /**
+   * Rows quantized so far (quantized-rows.ts), keyed by seq: valid for every
+   * generation of the database `uid` names.
+   */
+  private quantized: { uid: string | null; rows: QuantizedRows } | null = null;
   /** How filtered searches with a graph were answered (state().filtered). */
   private readonly filteredPaths = { graph: 0, exact: 0, quantized: 0 };
+  /** The catalog of the last filtered search that used the copy. */
+  private catalogOfCopy: RowCatalog | null = null;
   /** Changes of the transaction in progress (see takeChanges). */
   private changes: VectorChanges = { removed: [], added: [] };
   private touched = false;
@@ -151,6 +156,7 @@ export class VectorStore {
   close(): void {
     this.hnsw?.drop();
     this.catalog = null;
+    this.catalogOfCopy = null;
     this.quantized = null;
   }
 
@@ -351,9 +357,14 @@ export class VectorStore {
   ): VectorHit[] {
     const catalog = RowCatalog.at(this.ctx, 'chunk_vectors', gen, this.catalog);
     this.catalog = catalog;
-    if (this.quantized?.catalog !== catalog) {
-      this.quantized = { catalog, rows: new QuantizedRows(this.requireDims(), catalog.size) };
+    // A full copy of an older generation may hold deleted rows: start afresh rather than stop filling.
+    if (
+      this.quantized?.uid !== gen.uid ||
+      (this.quantized.rows.full && catalog !== this.catalogOfCopy)
+    ) {
+      this.quantized = { uid: gen.uid, rows: new QuantizedRows(this.requireDims()) };
     }
+    this.catalogOfCopy = catalog;
     const quantized = this.quantized.rows;
     const rows = catalog.matching(q.filter ?? {});
     const s = rows.seqs.length;
