@@ -181,6 +181,39 @@ describe('HNSW vector cache', () => {
     }
   });
 
+  test('the copy goes on filling in idle time, then answers the filter', async () => {
+    const file = tmpFile();
+    const data = clustered(20000, DIMS, 31, 30);
+    const w = openSqliteIndex(file, { hnsw: { minVectors: 1000 } });
+    w.setEmbedder('test', DIMS);
+    await w.vectors.upsert(
+      data.map((vector, i) => ({
+        id: `r${i}`,
+        path: `dir${i % 10}/f${i}.ts`,
+        language: i % 5 === 0 ? 'go' : 'typescript',
+        vector,
+      })),
+    );
+    w.close();
+    const r = openSqliteIndex(file, { readonly: true, hnsw: { minVectors: 1000 } });
+    try {
+      const q = { vector: data[3]!, limit: 10, filter: { languages: ['go'] } };
+      await r.vectors.search(q);
+      // 4,000 go rows in 20 vec0 chunks: the search's own share of filling reads a few.
+      const after = r.vectorIndexState().filtered;
+      assert.equal(after.graph, 1, JSON.stringify(after));
+      assert.ok(after.quantizedRows < 4000, JSON.stringify(after));
+      for (let i = 0; i < 200 && r.vectorIndexState().filtered.quantizedRows < 4000; i++) {
+        await new Promise((done) => setTimeout(done, 10));
+      }
+      assert.equal(r.vectorIndexState().filtered.quantizedRows, 4000);
+      await r.vectors.search(q);
+      assert.equal(r.vectorIndexState().filtered.quantized, 1);
+    } finally {
+      r.close();
+    }
+  });
+
   test('close() lets go of the graph: its mapping is gone once collected', async (t) => {
     if (!existsSync('/proc/self/maps')) {
       t.skip('needs /proc/self/maps');

@@ -7,6 +7,7 @@
 import { CodesiftError } from '@codesift/core';
 import type { VectorHit, VectorQuery, VectorRecord } from '../ports.js';
 import { HnswCache, type HnswIndex, type HnswOptions, type VectorChanges } from './hnsw-cache.js';
+import { IdleFiller } from './idle-filler.js';
 import { QuantizedRows } from './quantized-rows.js';
 import { type FilteredRows, RowCatalog } from './row-catalog.js';
 import { readVectorGeneration, type VectorGeneration } from './schema.js';
@@ -124,6 +125,8 @@ export class VectorStore {
   private readonly filteredPaths = { graph: 0, exact: 0, quantized: 0 };
   /** The catalog of the last filtered search that used the copy. */
   private catalogOfCopy: RowCatalog | null = null;
+  /** Goes on filling the copy for the last filter the graph answered, in idle time. */
+  private readonly filler: IdleFiller;
   /** Changes of the transaction in progress (see takeChanges). */
   private changes: VectorChanges = { removed: [], added: [] };
   private touched = false;
@@ -134,6 +137,7 @@ export class VectorStore {
     private readonly hnswOpts: HnswOptions | false,
   ) {
     this.dims = dims;
+    this.filler = new IdleFiller(ctx);
     this.resetCache();
   }
 
@@ -154,6 +158,7 @@ export class VectorStore {
    * quantized copy, so a closed index that something still references pins none of them.
    */
   close(): void {
+    this.filler.stop();
     this.hnsw?.drop();
     this.catalog = null;
     this.catalogOfCopy = null;
@@ -163,6 +168,9 @@ export class VectorStore {
   /** The table was recreated with `dims` (setEmbedder): the old graph describes nothing. */
   recreated(dims: number | null): void {
     this.hnsw?.remove();
+    // Rows of other dimensions, maybe under reused seqs.
+    this.filler.stop();
+    this.quantized = null;
     this.dims = dims;
     this.resetCache();
     this.touched = true;
@@ -395,11 +403,11 @@ export class VectorStore {
     }
     this.filteredPaths.graph++;
     if (worthQuantizing) {
-      quantized.fill(
-        rows,
-        (which) => this.readRows(rows, which),
-        (performance.now() - start) * WARM_SHARE,
-      );
+      const read = (which: number[]) => this.readRows(rows, which);
+      quantized.fill(rows, read, (performance.now() - start) * WARM_SHARE);
+      if (!quantized.full && quantized.missing(rows) > 0) {
+        this.filler.schedule({ copy: quantized, rows, read, gen });
+      }
     }
     return hits;
   }
