@@ -6,8 +6,10 @@
  * search's own share (VectorStore's WARM_SHARE) would spread over dozens of
  * searches.
  *
- * One job at a time, the latest filter's (an older one is taken up again
- * when its filter is next searched). Each slice runs in its own read
+ * Idle means no search for IDLE_MS: a process answering searches back to
+ * back never runs a slice (a slice could still land while a query waits for
+ * its embedding, and delay it by one slice). One job at a time, the latest
+ * filter's (an older one is taken up again when its filter is next searched). Each slice runs in its own read
  * transaction and gives up when the database has moved to another
  * generation since the job's rows were listed: their vec0 locations may no
  * longer hold them. Timers are unref'd, so a one-shot `codesift search`
@@ -19,6 +21,8 @@ import type { SqliteContext } from './sql.js';
 
 /** How long one slice may read (at least one vec0 chunk's rows): the most a query arriving meanwhile waits. */
 export const SLICE_MS = 5;
+/** A pause in searches this long counts as idle. */
+export const IDLE_MS = 100;
 
 export interface FillJob {
   copy: QuantizedRows;
@@ -32,15 +36,23 @@ export class IdleFiller {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private job: FillJob | null = null;
 
-  constructor(private readonly ctx: SqliteContext) {}
+  constructor(
+    private readonly ctx: SqliteContext,
+    /** When the last search ended (performance.now()). */
+    private readonly lastSearchAt: () => number,
+  ) {}
 
   /** Fill `job` in idle time, replacing any job not finished yet. */
   schedule(job: FillJob): void {
     this.job = job;
-    if (this.timer === null) {
-      this.timer = setTimeout(() => this.slice(), 0);
-      this.timer.unref();
-    }
+    this.wake();
+  }
+
+  private wake(): void {
+    if (this.timer !== null) return;
+    const quiet = performance.now() - this.lastSearchAt();
+    this.timer = setTimeout(() => this.slice(), Math.max(0, IDLE_MS - quiet));
+    this.timer.unref();
   }
 
   /** Drop the job (the index is closing). */
@@ -54,6 +66,10 @@ export class IdleFiller {
     this.timer = null;
     const job = this.job;
     if (job === null) return;
+    if (performance.now() - this.lastSearchAt() < IDLE_MS) {
+      this.wake();
+      return;
+    }
     let done: boolean;
     try {
       done = this.ctx.db.transaction(() => {
@@ -68,7 +84,10 @@ export class IdleFiller {
       // the filter schedules it again.
       done = true;
     }
-    if (!done) this.schedule(job);
-    else if (this.job === job) this.job = null;
+    if (done) {
+      if (this.job === job) this.job = null;
+    } else {
+      this.wake();
+    }
   }
 }

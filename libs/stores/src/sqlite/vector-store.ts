@@ -56,10 +56,15 @@ const QUANTIZED_ROW_COST = 0.01;
 /**
  * A filtered search answered by the graph then quantizes some of the
  * filter's rows for the next one, for at most this share of the time it just
- * took (at least one vec0 chunk): a repeated filter moves to the quantized
- * copy within a few searches, and a one-shot search pays at most this share more.
+ * took (at least one vec0 chunk), provided the whole fill costs at most
+ * SYNC_FILL_SEARCHES such searches (readCost x EXACT_ROW_COST <= k x that):
+ * a repeated filter then moves to the copy within a few searches. A bigger
+ * fill (at 1M rows a language of 7 % lies in every vec0 chunk: ~2 GB to
+ * read) is left to idle time (idle-filler.ts), or every search of that
+ * filter would pay twice for dozens of searches.
  */
 const WARM_SHARE = 1;
+const SYNC_FILL_SEARCHES = 16;
 
 /** Exact search takes a few beyond the limit so rows tied at the cut are ordered by seq. */
 const EXACT_TIE_MARGIN = 8;
@@ -127,6 +132,8 @@ export class VectorStore {
   private catalogOfCopy: RowCatalog | null = null;
   /** Goes on filling the copy for the last filter the graph answered, in idle time. */
   private readonly filler: IdleFiller;
+  /** When the last search ended (performance.now()). */
+  private lastSearchAt = Number.NEGATIVE_INFINITY;
   /** Changes of the transaction in progress (see takeChanges). */
   private changes: VectorChanges = { removed: [], added: [] };
   private touched = false;
@@ -137,7 +144,7 @@ export class VectorStore {
     private readonly hnswOpts: HnswOptions | false,
   ) {
     this.dims = dims;
-    this.filler = new IdleFiller(ctx);
+    this.filler = new IdleFiller(ctx, () => this.lastSearchAt);
     this.resetCache();
   }
 
@@ -328,6 +335,15 @@ export class VectorStore {
    * check and the rows the hits map to are one snapshot.
    */
   search(q: VectorQuery): VectorHit[] {
+    try {
+      return this.searchNow(q);
+    } finally {
+      // The idle filler waits for a pause in searches (idle-filler.ts).
+      this.lastSearchAt = performance.now();
+    }
+  }
+
+  private searchNow(q: VectorQuery): VectorHit[] {
     const limit = Math.min(Math.floor(q.limit), MAX_KNN);
     if (!(limit > 0) || this.dims === null) return [];
     checkVector(q.vector, this.dims, 'query vector');
@@ -404,7 +420,9 @@ export class VectorStore {
     this.filteredPaths.graph++;
     if (worthQuantizing) {
       const read = (which: number[]) => this.readRows(rows, which);
-      quantized.fill(rows, read, (performance.now() - start) * WARM_SHARE);
+      if (rows.readCost * EXACT_ROW_COST <= k * SYNC_FILL_SEARCHES) {
+        quantized.fill(rows, read, (performance.now() - start) * WARM_SHARE);
+      }
       if (!quantized.full && quantized.missing(rows) > 0) {
         this.filler.schedule({ copy: quantized, rows, read, gen });
       }
