@@ -23,6 +23,12 @@ import type { SqliteContext } from './sql.js';
 export const SLICE_MS = 5;
 /** A pause in searches this long counts as idle. */
 export const IDLE_MS = 100;
+/**
+ * Rows read at once in a slice: point reads (below vec0-reader's
+ * CHUNK_READ_ROWS), so a slice never waits on a whole 2 MB chunk and stays
+ * near SLICE_MS even when a query's embedding is waiting behind it.
+ */
+const SLICE_BATCH = 32;
 
 export interface FillJob {
   copy: QuantizedRows;
@@ -75,7 +81,7 @@ export class IdleFiller {
       done = this.ctx.db.transaction(() => {
         const now = readVectorGeneration(this.ctx);
         if (now.uid !== job.gen.uid || now.generation !== job.gen.generation) return true;
-        job.copy.fill(job.rows, job.read, SLICE_MS);
+        job.copy.fill(job.rows, job.read, SLICE_MS, SLICE_BATCH);
         return job.copy.full || job.copy.missing(job.rows) === 0;
       })();
     } catch {

@@ -120,6 +120,15 @@ describe('quantized rows', () => {
       'held rows are not read again',
     );
 
+    // In batches: a zero budget reads one batch of the first chunk's rows.
+    const batched = new QuantizedRows(dims);
+    const before = reads.length;
+    batched.fill(rows, read, 0, 30);
+    assert.deepEqual(reads.slice(before), [all(30)]);
+    batched.fill(rows, read, Number.POSITIVE_INFINITY, 30);
+    assert.equal(batched.missing(rows), 0);
+    assert.ok(reads.slice(before).every((w) => w.length <= 30));
+
     const small = new QuantizedRows(dims, 250);
     small.fill(rows, read, Number.POSITIVE_INFINITY);
     assert.equal(small.size, 250);

@@ -57,7 +57,8 @@ const QUANTIZED_ROW_COST = 0.01;
  * A filtered search answered by the graph then quantizes some of the
  * filter's rows for the next one, for at most this share of the time it just
  * took (at least one vec0 chunk), provided the whole fill costs at most
- * SYNC_FILL_SEARCHES such searches (readCost x EXACT_ROW_COST <= k x that):
+ * SYNC_FILL_SEARCHES such searches (readCost x EXACT_ROW_COST <= k x that, k
+ * before any widening):
  * a repeated filter then moves to the copy within a few searches. A bigger
  * fill (at 1M rows a language of 7 % lies in every vec0 chunk: ~2 GB to
  * read) is left to idle time (idle-filler.ts), or every search of that
@@ -410,6 +411,8 @@ export class VectorStore {
       return this.exactOver(rows, q.vector, limit, worthQuantizing ? quantized : null);
     }
     const start = performance.now();
+    // The filter's usual search, before any widening: a widened one is an outlier already.
+    const usualK = k;
     let hits: VectorHit[];
     for (;;) {
       hits = this.annSearch(graph, q.vector, k, limit, rows);
@@ -420,7 +423,7 @@ export class VectorStore {
     this.filteredPaths.graph++;
     if (worthQuantizing) {
       const read = (which: number[]) => this.readRows(rows, which);
-      if (rows.readCost * EXACT_ROW_COST <= k * SYNC_FILL_SEARCHES) {
+      if (rows.readCost * EXACT_ROW_COST <= usualK * SYNC_FILL_SEARCHES) {
         quantized.fill(rows, read, (performance.now() - start) * WARM_SHARE);
       }
       if (!quantized.full && quantized.missing(rows) > 0) {
