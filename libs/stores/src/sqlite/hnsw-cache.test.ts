@@ -397,6 +397,46 @@ describe('HNSW vector cache', () => {
     }
   });
 
+  test("a filter's first search fills nothing in its own time; the second does", async () => {
+    const file = tmpFile();
+    const dims = 32;
+    const data = clustered(3000, dims, 23, 30);
+    const w = openSqliteIndex(file, { hnsw: { minVectors: 1000 } });
+    w.setEmbedder('test', dims);
+    await w.vectors.upsert(
+      data.map((vector, i) => ({
+        id: `r${i}`,
+        path: `dir${i % 10}/f${i}.ts`,
+        language: i % 5 === 0 ? 'go' : 'typescript',
+        vector,
+      })),
+    );
+    w.flushVectorIndex();
+    w.close();
+    const r = openSqliteIndex(file, { readonly: true, hnsw: { minVectors: 1000 } });
+    try {
+      const q = {
+        vector: clustered(1, dims, 78, 30)[0]!,
+        limit: 10,
+        filter: { languages: ['go'] },
+      };
+      // One-shot use (a CLI search): the graph answers and the copy stays empty
+      // (the idle filler waits for a pause and is not given one here).
+      await r.vectors.search(q);
+      let state = r.vectorIndexState().filtered;
+      assert.equal(state.graph, 1, JSON.stringify(state));
+      assert.equal(state.quantizedRows, 0, 'the first search paid for a fill');
+      await r.vectors.search(q);
+      state = r.vectorIndexState().filtered;
+      assert.ok(
+        state.quantizedRows > 0,
+        `the second search filled nothing: ${JSON.stringify(state)}`,
+      );
+    } finally {
+      r.close();
+    }
+  });
+
   test('the quantized copy follows a write: new rows are read, deleted ones vanish, the rest stay', async () => {
     const file = tmpFile();
     const dims = 32;

@@ -9,7 +9,7 @@ import type { VectorHit, VectorQuery, VectorRecord } from '../ports.js';
 import { HnswCache, type HnswIndex, type HnswOptions, type VectorChanges } from './hnsw-cache.js';
 import { IdleFiller } from './idle-filler.js';
 import { QuantizedRows } from './quantized-rows.js';
-import { type FilteredRows, RowCatalog } from './row-catalog.js';
+import { type FilteredRows, filterKey, RowCatalog } from './row-catalog.js';
 import { readVectorGeneration, type VectorGeneration } from './schema.js';
 import { countRows, filterSql, type SqliteContext, sqlList } from './sql.js';
 import { exactCosine } from './usearch-module.js';
@@ -66,6 +66,13 @@ const QUANTIZED_ROW_COST = 0.01;
  */
 const WARM_SHARE = 1;
 const SYNC_FILL_SEARCHES = 16;
+/**
+ * A filter's first graph search in this process fills nothing in its own
+ * time: a one-shot `codesift search lang:go` would pay twice for a copy it
+ * never uses. From the second on (an agent repeating its filter to a
+ * server, also after a write), it does. Filters remembered at most.
+ */
+const MAX_FILTERS_SEEN = 256;
 
 /** Exact search takes a few beyond the limit so rows tied at the cut are ordered by seq. */
 const EXACT_TIE_MARGIN = 8;
@@ -129,6 +136,8 @@ export class VectorStore {
   private quantized: { uid: string | null; rows: QuantizedRows } | null = null;
   /** How filtered searches with a graph were answered (state().filtered). */
   private readonly filteredPaths = { graph: 0, exact: 0, quantized: 0 };
+  /** Filters (filterKey) the graph has answered in this process, across generations; bounded. */
+  private readonly filtersSeen = new Set<string>();
   /** The catalog of the last filtered search that used the copy. */
   private catalogOfCopy: RowCatalog | null = null;
   /** Goes on filling the copy for the last filter the graph answered, in idle time. */
@@ -423,7 +432,13 @@ export class VectorStore {
     this.filteredPaths.graph++;
     if (worthQuantizing) {
       const read = (which: number[]) => this.readRows(rows, which);
-      if (rows.readCost * EXACT_ROW_COST <= usualK * SYNC_FILL_SEARCHES) {
+      const key = filterKey(q.filter ?? {});
+      const repeated = this.filtersSeen.has(key);
+      if (!repeated) {
+        if (this.filtersSeen.size >= MAX_FILTERS_SEEN) this.filtersSeen.clear();
+        this.filtersSeen.add(key);
+      }
+      if (repeated && rows.readCost * EXACT_ROW_COST <= usualK * SYNC_FILL_SEARCHES) {
         quantized.fill(rows, read, (performance.now() - start) * WARM_SHARE);
       }
       if (!quantized.full && quantized.missing(rows) > 0) {
