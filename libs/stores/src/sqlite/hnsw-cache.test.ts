@@ -68,6 +68,25 @@ async function assertNearlyExact(ann: SqliteLocalIndex, exact: SqliteLocalIndex,
   assert.ok(overlap >= want.length - 1, `graph ${got.join(' ')} vs exact ${want.join(' ')}`);
 }
 
+/**
+ * An index of `data` in ten directories, every fifth row Go and the rest
+ * TypeScript, its graph written; closed again.
+ */
+async function writeGoIndex(file: string, data: Float32Array[], dims: number): Promise<void> {
+  const w = openSqliteIndex(file, { hnsw: { minVectors: 1000 } });
+  w.setEmbedder('test', dims);
+  await w.vectors.upsert(
+    data.map((vector, i) => ({
+      id: `r${i}`,
+      path: `dir${i % 10}/f${i}.ts`,
+      language: i % 5 === 0 ? 'go' : 'typescript',
+      vector,
+    })),
+  );
+  w.flushVectorIndex();
+  w.close();
+}
+
 describe('HNSW vector cache', () => {
   test('below the threshold no graph is built; above it close() leaves a fresh one', async () => {
     const file = tmpFile();
@@ -184,17 +203,7 @@ describe('HNSW vector cache', () => {
   test('the copy goes on filling in idle time, then answers the filter', async () => {
     const file = tmpFile();
     const data = clustered(20000, DIMS, 31, 30);
-    const w = openSqliteIndex(file, { hnsw: { minVectors: 1000 } });
-    w.setEmbedder('test', DIMS);
-    await w.vectors.upsert(
-      data.map((vector, i) => ({
-        id: `r${i}`,
-        path: `dir${i % 10}/f${i}.ts`,
-        language: i % 5 === 0 ? 'go' : 'typescript',
-        vector,
-      })),
-    );
-    w.close();
+    await writeGoIndex(file, data, DIMS);
     const r = openSqliteIndex(file, { readonly: true, hnsw: { minVectors: 1000 } });
     try {
       const q = { vector: data[3]!, limit: 10, filter: { languages: ['go'] } };
@@ -400,19 +409,7 @@ describe('HNSW vector cache', () => {
   test("a filter's first search fills nothing in its own time; the second does", async () => {
     const file = tmpFile();
     const dims = 32;
-    const data = clustered(3000, dims, 23, 30);
-    const w = openSqliteIndex(file, { hnsw: { minVectors: 1000 } });
-    w.setEmbedder('test', dims);
-    await w.vectors.upsert(
-      data.map((vector, i) => ({
-        id: `r${i}`,
-        path: `dir${i % 10}/f${i}.ts`,
-        language: i % 5 === 0 ? 'go' : 'typescript',
-        vector,
-      })),
-    );
-    w.flushVectorIndex();
-    w.close();
+    await writeGoIndex(file, clustered(3000, dims, 23, 30), dims);
     const r = openSqliteIndex(file, { readonly: true, hnsw: { minVectors: 1000 } });
     try {
       const q = {
