@@ -164,4 +164,38 @@ describe('pruned and scoped keyword search', () => {
       ix.close();
     }
   });
+
+  test('an exclude filter answers as the unfiltered ranking with the excluded rows taken out', async () => {
+    const ix = openSqliteIndex(':memory:');
+    try {
+      const rnd = random(7);
+      await ix.keyword.upsert(corpus(3000, rnd));
+      // A small exclusion (its probe suffices) and one of two thirds of the rows (it does not).
+      for (const prefixes of [['src/m1'], ['src/'], ['lib/', 'src/m2']]) {
+        for (let i = 0; i < 30; i++) {
+          const terms = Array.from({ length: 2 + (i % 4) }, () => ({
+            term: `w${Math.floor(100 ** rnd())}`,
+            boost: 1,
+          }));
+          const limit = [1, 5, 10, 40][i % 4]!;
+          const got = await ix.keyword.search({
+            terms,
+            limit,
+            filter: { excludePathPrefixes: prefixes },
+          });
+          const all = await ix.keyword.search({ terms, limit: 3000 });
+          const want = all
+            .filter((h) => !prefixes.some((p) => h.path.startsWith(p)))
+            .slice(0, limit);
+          assert.deepEqual(
+            got,
+            want,
+            `${JSON.stringify(prefixes)} ${JSON.stringify(terms)} ${limit}`,
+          );
+        }
+      }
+    } finally {
+      ix.close();
+    }
+  });
 });

@@ -89,6 +89,18 @@ interface RowFilter {
 /** A removed chunk's seq and what its terms are recomputed from (bridge-assoc.ts). */
 const REMOVED_COLUMNS = `seq, ${CHUNK_TEXT}`;
 
+/** Rows probed per wanted row before an exclude filter falls back to joining every scored row. */
+const EXCLUDE_PROBE_FACTOR = 2;
+
+/** A filter that only excludes path prefixes (no languages, no includes). */
+function excludesOnly(filter: KeywordQuery['filter']): boolean {
+  return (
+    (filter?.excludePathPrefixes?.length ?? 0) > 0 &&
+    (filter?.languages?.length ?? 0) === 0 &&
+    (filter?.pathPrefixes?.length ?? 0) === 0
+  );
+}
+
 export class KeywordStore {
   readonly stats: TermStats;
   /** Skip rows that cannot reach the top (keyword-prune.ts) or pass the filter (keyword-scope.ts); off: score every matching row. */
@@ -315,6 +327,21 @@ export class KeywordStore {
       sub.length === 1
         ? sub[0]!
         : `SELECT seq, sum(score) AS score FROM (${sub.join(' UNION ALL ')}) GROUP BY seq`;
+    if (excludesOnly(filter)) {
+      // An exclude filter keeps most rows: the best few beyond the limit, joined and
+      // tested, usually hold the answer, and then it is exactly the full query's (the
+      // kept rows in the same order); only when too few pass is every row joined.
+      const probeParams = [...params, limit * EXCLUDE_PROBE_FACTOR];
+      const probeWhere = filterSql('c', filter, probeParams);
+      probeParams.push(limit);
+      const rows = this.ctx
+        .stmt(
+          `${cte}SELECT ${columns} FROM (${scored} ORDER BY score DESC, seq LIMIT ?) s
+           JOIN chunks c ON c.seq = s.seq WHERE ${probeWhere} ORDER BY s.score DESC, s.seq LIMIT ?`,
+        )
+        .all(...probeParams);
+      if (rows.length >= limit) return rows;
+    }
     const where = filterSql('c', filter, params);
     let sql: string;
     if (where === '') {
