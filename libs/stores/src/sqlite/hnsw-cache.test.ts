@@ -452,8 +452,8 @@ describe('HNSW vector cache', () => {
     try {
       const filter = { languages: ['go'] };
       const query = clustered(1, dims, 77, 30)[0]!;
-      // The graph answers while the copy fills, at least a vec0 chunk (1,024 rows) a search.
-      for (let i = 0; i < 4; i++) await r.vectors.search({ vector: query, limit: 10, filter });
+      // The graph answers while the copy fills, a vec0 chunk (1,024 rows) a search.
+      for (let i = 0; i < 6; i++) await r.vectors.search({ vector: query, limit: 10, filter });
       const before = r.vectorIndexState().filtered;
       assert.ok(before.quantized > 0, JSON.stringify(before));
       const first = (await r.vectors.search({ vector: query, limit: 10, filter }))[0]!;

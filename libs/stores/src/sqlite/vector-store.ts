@@ -54,17 +54,19 @@ const EXACT_ROW_COST = 10;
  */
 const QUANTIZED_ROW_COST = 0.01;
 /**
- * A filtered search answered by the graph then quantizes some of the
- * filter's rows for the next one, for at most this share of the time it just
- * took (at least one vec0 chunk), provided the whole fill costs at most
- * SYNC_FILL_SEARCHES such searches (readCost x EXACT_ROW_COST <= k x that, k
- * before any widening):
- * a repeated filter then moves to the copy within a few searches. A bigger
- * fill (at 1M rows a language of 7 % lies in every vec0 chunk: ~2 GB to
- * read) is left to idle time (idle-filler.ts), or every search of that
- * filter would pay twice for dozens of searches.
+ * A filtered search answered by the graph then quantizes one vec0 chunk of
+ * the filter's rows for the next one (a few ms), provided the whole fill
+ * costs at most SYNC_FILL_SEARCHES such searches (readCost x EXACT_ROW_COST
+ * <= k x that, k before any widening): a repeated filter moves to the copy
+ * within a few searches. Measured at 100k (docs/BENCHMARKS.md), filling for
+ * as long as the search itself took halved the
+ * filtered p50 but made those searches the tail (p99 125 ms against 88 for
+ * b646f1a); one chunk a search keeps the tail where it was. A bigger fill (at
+ * 1M rows a language of 7 % lies in every vec0 chunk: ~2 GB to read) is left
+ * to idle time (idle-filler.ts).
  */
-const WARM_SHARE = 1;
+/** The fill's time budget within a search: 0 reads the one chunk fill() always reads. */
+const FILL_BUDGET_MS = 0;
 const SYNC_FILL_SEARCHES = 16;
 /**
  * A filter's first graph search in this process fills nothing in its own
@@ -419,7 +421,6 @@ export class VectorStore {
       this.filteredPaths.exact++;
       return this.exactOver(rows, q.vector, limit, worthQuantizing ? quantized : null);
     }
-    const start = performance.now();
     // The filter's usual search, before any widening: a widened one is an outlier already.
     const usualK = k;
     let hits: VectorHit[];
@@ -439,7 +440,7 @@ export class VectorStore {
         this.filtersSeen.add(key);
       }
       if (repeated && rows.readCost * EXACT_ROW_COST <= usualK * SYNC_FILL_SEARCHES) {
-        quantized.fill(rows, read, (performance.now() - start) * WARM_SHARE);
+        quantized.fill(rows, read, FILL_BUDGET_MS);
       }
       if (!quantized.full && quantized.missing(rows) > 0) {
         this.filler.schedule({ copy: quantized, rows, read, gen });
