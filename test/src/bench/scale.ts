@@ -43,7 +43,7 @@ const FILTERED: SearchRequest[] = [
 /** The store filters the engine sends for FILTERED (globs reduced to prefixes), timed alone. */
 const VECTOR_FILTERS: Record<string, SearchFilter> = {
   'go (1 language of 15)': { languages: ['go'] },
-  'swift (2 % of rows, scattered)': { languages: ['swift'] },
+  'swift (4.4 % of rows, scattered)': { languages: ['swift'] },
   'mod3/ (one directory of 18)': { pathPrefixes: ['mod3/'] },
   'mod1/src/pkg5/ (81 rows)': { pathPrefixes: ['mod1/src/pkg5/'] },
   'typescript in mod2/': { languages: ['typescript'], pathPrefixes: ['mod2/'] },
