@@ -15,6 +15,7 @@
  * Recognised by the conventions of the file formats, never by repository.
  */
 import type { ParsedQuery } from '@codesift/query';
+import { namesFileKind } from './documentation.js';
 
 /** Extensions (lowercase, with the dot) of build manifests, configuration and data. */
 const DATA_EXTENSIONS: ReadonlySet<string> = new Set([
@@ -153,14 +154,10 @@ export function isDataPath(path: string): boolean {
   return dot > 0 && DATA_EXTENSIONS.has(base.slice(dot));
 }
 
-/** The word or path of the query that names a manifest, configuration or data file, or null. */
+/**
+ * The path or word of the query that names a manifest, configuration or
+ * data file, or null. Every term counts, a long report's body included.
+ */
 export function namesDataFile(parsed: ParsedQuery): string | null {
-  for (const t of parsed.terms) {
-    if (t.trace !== undefined) continue;
-    if (/[./]/.test(t.value) && isDataPath(t.value)) return t.value;
-    for (const w of t.value.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
-      if (DATA_WORDS.has(w)) return w;
-    }
-  }
-  return null;
+  return namesFileKind(parsed, false, isDataPath, DATA_WORDS);
 }

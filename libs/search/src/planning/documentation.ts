@@ -120,14 +120,28 @@ function wordsOf(terms: ParsedQuery['terms']): string[] {
   return terms.flatMap((t) => t.value.toLowerCase().split(/[^\p{L}\p{N}]+/u));
 }
 
-/** The word or path of the query that names a changelog, or null. */
-export function namesChangelog(parsed: ParsedQuery, reports = true): string | null {
+/**
+ * The file name among the query's cue terms that `isPath` recognises, else
+ * the first of their words in `words`, else null: what a query names a kind
+ * of file by (a changelog, a manifest).
+ */
+export function namesFileKind(
+  parsed: ParsedQuery,
+  reports: boolean,
+  isPath: (path: string) => boolean,
+  words: ReadonlySet<string>,
+): string | null {
   const terms = cueTerms(parsed, reports);
   for (const t of terms) {
     // A file name (`CHANGES.rst`, `docs/NEWS`), not the bare word "changes" or "history".
-    if (/[./]/.test(t.value) && isChangelogPath(t.value)) return t.value;
+    if (/[./]/.test(t.value) && isPath(t.value)) return t.value;
   }
-  return wordsOf(terms).find((w) => CHANGELOG_WORDS.has(w)) ?? null;
+  return wordsOf(terms).find((w) => words.has(w)) ?? null;
+}
+
+/** The word or path of the query that names a changelog, or null. */
+export function namesChangelog(parsed: ParsedQuery, reports = true): string | null {
+  return namesFileKind(parsed, reports, isChangelogPath, CHANGELOG_WORDS);
 }
 
 /** The word or path of the query that asks for examples, or null. */
