@@ -60,6 +60,7 @@ export async function retrieve(
   // The vector side starts first: embedding runs off the main thread (onnxruntime's
   // pool, or an HTTP request) while the synchronous keyword query runs here.
   let vectorSide = plan.vector.run ? startVector() : Promise.resolve(null);
+  if (plan.vector.run) await embedRequestSent();
   const kw = await runSide(
     () =>
       fetchAccepted(
@@ -111,6 +112,24 @@ export async function retrieve(
     throw new CodesiftError('INTERNAL', `search failed: ${degraded.join('; ')}`);
   }
   return { keyword, vector, vectorFallback, degraded, timings };
+}
+
+/**
+ * Resolves once the vector side's embedding request has left. The request
+ * leaves when the batching embedder flushes (batched-embedder.ts: at
+ * setImmediate, so that the variants' texts of one turn share a batch), and
+ * the keyword side's SQLite work is synchronous: started at once, it held the
+ * thread to its end before the model's worker or Ollama had the text, and a
+ * search took the two sides' sum instead of the longer one (a long report at
+ * 100k chunks: keyword ~28 ms, then embedding ~16 ms). The first turn lets
+ * the vector side's awaits reach embed() and queue the flush behind it; an
+ * immediate queued while immediates run waits for the next turn, so the
+ * second runs after the flush. An embedder still loading (a cold start) sends
+ * nothing yet; the keyword side does not wait for it.
+ */
+async function embedRequestSent(): Promise<void> {
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
 /** What retrieval decided while it ran, worded like the plan's own reasons. */
