@@ -79,4 +79,16 @@ describe('build manifests, configuration and data files', () => {
     });
     assert.equal(off.dataMultiplier, 1, 'off with doc demotion');
   });
+
+  it("a report's body quoting a data file does not name it, its lead line does", () => {
+    const body = `${'The retry waits far longer than the policy says. '.repeat(12)}\nMy settings.json:\n\n{ "retries": 3 }\n`;
+    const report = parseQuery(`Retry waits too long between attempts\n${body}`);
+    assert.equal(namesDataFile(report), null);
+    assert.equal(planFocus(report, undefined, SETTINGS).dataMultiplier, 0.7);
+    const asks = parseQuery(`settings.json retries value is ignored\n${body}`);
+    assert.equal(namesDataFile(asks), 'settings.json');
+    // Off with report focus: the body counts, as before.
+    const reading = planFocus(report, undefined, { ...SETTINGS, reports: false });
+    assert.equal(reading.dataMultiplier, 1);
+  });
 });

@@ -156,8 +156,10 @@ export function isDataPath(path: string): boolean {
 
 /**
  * The path or word of the query that names a manifest, configuration or
- * data file, or null. Every term counts, a long report's body included.
+ * data file, or null. With `reports`, a long report counts its lead only,
+ * as for changelogs and examples: a body quoting `config.json` or a YAML
+ * snippet is describing the bug, not asking for the file.
  */
-export function namesDataFile(parsed: ParsedQuery): string | null {
-  return namesFileKind(parsed, false, isDataPath, DATA_WORDS);
+export function namesDataFile(parsed: ParsedQuery, reports = true): string | null {
+  return namesFileKind(parsed, reports, isDataPath, DATA_WORDS);
 }

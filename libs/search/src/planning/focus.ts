@@ -124,7 +124,7 @@ export function planFocus(
     else if (exampleWord !== null) {
       reason += `; asks for examples ("${exampleWord}"), doc and example trees not demoted`;
     }
-    const dataWord = namesDataFile(parsed);
+    const dataWord = namesDataFile(parsed, settings.reports);
     if (dataWord === null) dataMultiplier = settings.docMultiplier;
     else reason += `; names a manifest or data file ("${dataWord}"), not demoted`;
   }
