@@ -46,6 +46,19 @@ describe('enclosingDefinition / widenToDefinition', () => {
     assert.equal(enclosingDefinition(hit('a', 'p.py', 10, 110, 'Parser.parse'), defs, 50), null);
     assert.equal(enclosingDefinition(hit('a', 'p.py', 120, 125, 'Parser.tiny'), defs), null);
   });
+  it('keeps the leading lines a window starts with (doc comment, decorators) and widens the rest', () => {
+    // A C function's first window starts at its comment, two lines above the
+    // signature where the symbol table starts the definition.
+    const w = widenToDefinition(hit('a', 'p.py', 8, 60, 'Parser.parse'), defs);
+    assert.deepEqual([w.startLine, w.endLine], [8, 110]);
+    // The limit is on the definition (101 lines), not on it with the leading lines.
+    assert.equal(enclosingDefinition(hit('a', 'p.py', 8, 60, 'Parser.parse'), defs, 100), null);
+    assert.notEqual(enclosingDefinition(hit('a', 'p.py', 8, 60, 'Parser.parse'), defs, 101), null);
+    // A window that already ends where the definition ends is the whole definition.
+    assert.equal(enclosingDefinition(hit('a', 'p.py', 7, 110, 'Parser.parse'), defs), null);
+    // A hit ending before the definition starts is not part of it.
+    assert.equal(enclosingDefinition(hit('a', 'p.py', 2, 9, 'Parser.parse'), defs), null);
+  });
   it('needs the symbol path to name the definition and the definition to contain the hit', () => {
     assert.equal(enclosingDefinition(hit('a', 'p.py', 60, 110, null), defs), null);
     assert.equal(enclosingDefinition(hit('a', 'p.py', 60, 110, 'Other.parse'), defs), null);

@@ -6,7 +6,8 @@
  * one answer spread over the top 10, crowding out the other files. So:
  *
  * - a hit inside a definition that fits UNIT_MAX_LINES widens to the whole
- *   definition (the chunk's symbol path names it);
+ *   definition (the chunk's symbol path names it), keeping the doc comment
+ *   or decorators the hit starts with;
  * - hits of one file whose ranges overlap or touch merge into one range
  *   (again only up to UNIT_MAX_LINES), kept at the rank of the best; so do
  *   hits that lie inside one enclosing definition (two methods of a class,
@@ -50,9 +51,13 @@ function span(startLine: number, endLine: number): number {
 
 /**
  * The definition a hit is part of: the smallest one named by the hit's
- * symbol path that contains the hit's range and spans at most `maxLines`;
- * null when there is none (the hit already is the whole definition, or the
- * definition is too long to return whole).
+ * symbol path that holds the hit's last line and spans at most
+ * `maxLines`; null when there is none (the hit already is the whole
+ * definition, or the definition is too long to return whole). The hit may
+ * start before the definition: the chunker attaches a definition's doc
+ * comment, decorators and attributes to it, the symbol table starts at the
+ * signature, so a window of a C function or a decorated method begins a
+ * few lines above its definition.
  */
 export function enclosingDefinition(
   hit: UnitRange,
@@ -61,26 +66,33 @@ export function enclosingDefinition(
 ): UnitDefinition | null {
   if (hit.symbol === null) return null;
   let best: UnitDefinition | null = null;
+  let bestSpan = 0;
   for (const d of defs) {
     if (d.qualifiedName !== hit.symbol) continue;
-    if (d.startLine > hit.startLine || d.endLine < hit.endLine) continue;
-    if (span(d.startLine, d.endLine) > maxLines) continue;
-    if (best === null || span(d.startLine, d.endLine) < span(best.startLine, best.endLine)) {
+    if (d.endLine < hit.endLine || d.startLine > hit.endLine) continue;
+    // The limit is on the definition, as when the hit lies inside it: the
+    // leading lines are the hit's own and come along.
+    const s = span(d.startLine, d.endLine);
+    if (s > maxLines) continue;
+    if (best === null || s < bestSpan) {
       best = d;
+      bestSpan = s;
     }
   }
   if (best === null) return null;
-  return best.startLine === hit.startLine && best.endLine === hit.endLine ? null : best;
+  return best.startLine >= hit.startLine && best.endLine === hit.endLine ? null : best;
 }
 
-/** The hit widened to its enclosing definition (see enclosingDefinition), or itself. */
+/** The hit widened to its enclosing definition (see enclosingDefinition), leading lines kept, or itself. */
 export function widenToDefinition<T extends UnitRange>(
   hit: T,
   defs: readonly UnitDefinition[],
   maxLines = UNIT_MAX_LINES,
 ): T {
   const d = enclosingDefinition(hit, defs, maxLines);
-  return d === null ? hit : { ...hit, startLine: d.startLine, endLine: d.endLine };
+  return d === null
+    ? hit
+    : { ...hit, startLine: Math.min(d.startLine, hit.startLine), endLine: d.endLine };
 }
 
 function touching(a: UnitRange, b: UnitRange, gap: number): boolean {
