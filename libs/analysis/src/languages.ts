@@ -101,7 +101,7 @@ export const LANGUAGES: Readonly<Record<string, LanguageEntry>> = {
   csharp: {
     aliases: ['c#', 'cs'],
     extensions: ['.cs'],
-    testFiles: { suffixes: ['Test.cs', 'Tests.cs'] },
+    testFiles: { suffixes: ['Test.cs', 'Tests.cs', 'Specs.cs'] },
   },
   ruby: {
     aliases: ['rb'],

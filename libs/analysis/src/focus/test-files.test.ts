@@ -13,6 +13,8 @@ test('test files by language convention', () => {
     'src/test/java/com/acme/WalkerTest.java',
     'Tests/Unit/Foo.cs',
     'MyApp.Tests/FooFacts.cs',
+    'src/MyApp.Specs/Retry/Helpers.cs',
+    'src/app-specs/helpers.js',
     // fixtures and test data count as tests
     'test/fixtures/repo/src/main.ts',
     'internal/scanner/testdata/binary.bin',
@@ -50,6 +52,7 @@ test('test files by language convention', () => {
     'Tests/AppTests/InvoiceTests.swift',
     'app/src/test/kotlin/InvoiceCalculator.kt',
     'src/Billing/InvoiceTests.cs',
+    'src/Billing/InvoiceSpecs.cs',
     'src/Billing/InvoiceTest.php',
     'tests/Feature/Invoice.php',
     // Shell, Lua
@@ -82,6 +85,8 @@ test('implementation files are not tests', () => {
     'lua/latest.lua',
     'scripts/deploy.sh',
     'src/Contest.cpp',
+    'src/OpenApi/ApiSpec.cs',
+    'docs/openapi-spec/schema.yaml',
     'README.md',
     'docs/testing-guide.md',
     '',

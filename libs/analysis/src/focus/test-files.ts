@@ -40,7 +40,11 @@ export const TEST_DIRECTORIES: ReadonlySet<string> = new Set([
   '__mocks__',
 ]);
 
-/** Directory-name endings of test projects: `MyApp.Tests/`, `core-tests/`, `api_test/` (lowercase). */
+/**
+ * Directory-name endings of test projects: `MyApp.Tests/`, `core-tests/`,
+ * `api_test/`, and .NET's behaviour-spec projects `MyApp.Specs/` (lowercase).
+ * A singular `-spec` is not among them: `openapi-spec/` holds a specification.
+ */
 export const TEST_DIRECTORY_SUFFIXES: readonly string[] = [
   '.tests',
   '.test',
@@ -48,6 +52,9 @@ export const TEST_DIRECTORY_SUFFIXES: readonly string[] = [
   '_tests',
   '-test',
   '_test',
+  '.specs',
+  '-specs',
+  '_specs',
 ];
 
 /** Rules for files of languages without a table (data files, docs): the cross-language markers. */
