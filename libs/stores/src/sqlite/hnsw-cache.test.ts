@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -200,34 +200,31 @@ describe('HNSW vector cache', () => {
     }
   });
 
-  test('the copy goes on filling in idle time, then answers the filter', async () => {
+  test('a graph saved with its quantized copy answers a filter from the copy at once', async () => {
     const file = tmpFile();
     const data = clustered(20000, DIMS, 31, 30);
     await writeGoIndex(file, data, DIMS);
+    const side = JSON.parse(readFileSync(hnswPaths(file).sidecar, 'utf8'));
+    assert.equal(side.q8.rows, 20000);
     const r = openSqliteIndex(file, { readonly: true, hnsw: { minVectors: 1000 } });
+    const exact = openSqliteIndex(file, { readonly: true, hnsw: false });
     try {
       const q = { vector: data[3]!, limit: 10, filter: { languages: ['go'] } };
-      await r.vectors.search(q);
-      // 4,000 go rows in 20 vec0 chunks: the search's own share reads a few at most.
-      const after = r.vectorIndexState().filtered;
-      assert.equal(after.graph, 1, JSON.stringify(after));
-      assert.ok(after.quantizedRows < 4000, JSON.stringify(after));
-      // Searches one after another for 300 ms are no pause: the filler waits (a stall of the
-      // machine might let a slice or two through, never the 20 chunks).
-      const other = { vector: data[4]!, limit: 10 };
-      for (const end = performance.now() + 300; performance.now() < end; ) {
-        await new Promise((done) => setImmediate(done));
-        await r.vectors.search(other);
-      }
-      assert.ok(r.vectorIndexState().filtered.quantizedRows < 4000);
-      for (let i = 0; i < 200 && r.vectorIndexState().filtered.quantizedRows < 4000; i++) {
-        await new Promise((done) => setTimeout(done, 10));
-      }
-      assert.equal(r.vectorIndexState().filtered.quantizedRows, 4000);
-      await r.vectors.search(q);
-      assert.equal(r.vectorIndexState().filtered.quantized, 1);
+      const got = await r.vectors.search(q);
+      // A one-shot search (the CLI) already uses it: no graph walk, no vec0 reads.
+      assert.deepEqual(r.vectorIndexState().filtered, {
+        graph: 0,
+        exact: 0,
+        quantized: 1,
+        quantizedRows: 20000,
+      });
+      assert.deepEqual(
+        got.map((h) => h.id),
+        (await exact.vectors.search(q)).map((h) => h.id),
+      );
     } finally {
       r.close();
+      exact.close();
     }
   });
 
@@ -359,21 +356,23 @@ describe('HNSW vector cache', () => {
     w.setEmbedder('test', dims);
     await w.vectors.upsert(recs);
     w.close();
-    const r = openSqliteIndex(file, { readonly: true, hnsw: { minVectors: 1000 } });
-    const exact = openSqliteIndex(file, { readonly: true, hnsw: false });
-    try {
-      assert.equal(r.vectorIndexState().mode, 'hnsw');
-      const filters = [
-        { pathPrefixes: ['dir3/sub2/'] },
-        { pathPrefixes: ['dir3/'] },
-        { pathPrefixes: ['dir3/', 'dir4/'] },
-        { languages: ['go'] },
-        { languages: ['python'], pathPrefixes: ['dir1', 'dir2'] },
-        { excludePathPrefixes: ['dir0/', 'dir1/'] },
-      ];
-      const queries = clustered(40, dims, 98, 40);
-      // Round 0 fills the quantized copy; round 1 answers the mid-selective filters from it.
-      for (const round of [0, 1])
+    const filters = [
+      { pathPrefixes: ['dir3/sub2/'] },
+      { pathPrefixes: ['dir3/'] },
+      { pathPrefixes: ['dir3/', 'dir4/'] },
+      { languages: ['go'] },
+      { languages: ['python'], pathPrefixes: ['dir1', 'dir2'] },
+      { excludePathPrefixes: ['dir0/', 'dir1/'] },
+    ];
+    const queries = clustered(40, dims, 98, 40);
+    // First with the quantized copy saved beside the graph; then without it (an index
+    // written before it existed), where the graph and exact reads from sqlite-vec answer.
+    for (const withCopy of [true, false]) {
+      if (!withCopy) rmSync(hnswPaths(file).quantized);
+      const r = openSqliteIndex(file, { readonly: true, hnsw: { minVectors: 1000 } });
+      const exact = openSqliteIndex(file, { readonly: true, hnsw: false });
+      try {
+        assert.equal(r.vectorIndexState().mode, 'hnsw');
         for (const filter of filters) {
           let hit = 0;
           let total = 0;
@@ -394,47 +393,24 @@ describe('HNSW vector cache', () => {
           }
           assert.ok(
             hit / total >= 0.98,
-            `round ${round}: recall@10 ${hit / total} with ${JSON.stringify(filter)}`,
+            `copy ${withCopy}: recall@10 ${hit / total} with ${JSON.stringify(filter)}`,
           );
         }
-      const paths = r.vectorIndexState().filtered;
-      assert.ok(paths.quantized >= 40, `quantized copy unused: ${JSON.stringify(paths)}`);
-      assert.ok(paths.graph > 0 && paths.exact > 0, JSON.stringify(paths));
-    } finally {
-      r.close();
-      exact.close();
+        const paths = r.vectorIndexState().filtered;
+        if (withCopy) {
+          assert.equal(paths.quantized, filters.length * queries.length, JSON.stringify(paths));
+        } else {
+          assert.equal(paths.quantized, 0, JSON.stringify(paths));
+          assert.ok(paths.graph > 0 && paths.exact > 0, JSON.stringify(paths));
+        }
+      } finally {
+        r.close();
+        exact.close();
+      }
     }
   });
 
-  test("a filter's first search fills nothing in its own time; the second does", async () => {
-    const file = tmpFile();
-    const dims = 32;
-    await writeGoIndex(file, clustered(3000, dims, 23, 30), dims);
-    const r = openSqliteIndex(file, { readonly: true, hnsw: { minVectors: 1000 } });
-    try {
-      const q = {
-        vector: clustered(1, dims, 78, 30)[0]!,
-        limit: 10,
-        filter: { languages: ['go'] },
-      };
-      // One-shot use (a CLI search): the graph answers and the copy stays empty
-      // (the idle filler waits for a pause and is not given one here).
-      await r.vectors.search(q);
-      let state = r.vectorIndexState().filtered;
-      assert.equal(state.graph, 1, JSON.stringify(state));
-      assert.equal(state.quantizedRows, 0, 'the first search paid for a fill');
-      await r.vectors.search(q);
-      state = r.vectorIndexState().filtered;
-      assert.ok(
-        state.quantizedRows > 0,
-        `the second search filled nothing: ${JSON.stringify(state)}`,
-      );
-    } finally {
-      r.close();
-    }
-  });
-
-  test('the quantized copy follows a write: new rows are read, deleted ones vanish, the rest stay', async () => {
+  test('a patch appends its rows to the quantized copy; a reader finds them there', async () => {
     const file = tmpFile();
     const dims = 32;
     const data = clustered(3000, dims, 21, 30);
@@ -448,43 +424,121 @@ describe('HNSW vector cache', () => {
     w.setEmbedder('test', dims);
     await w.vectors.upsert(recs);
     w.flushVectorIndex();
+    const { sidecar, quantized } = hnswPaths(file);
+    const stamp = JSON.parse(readFileSync(sidecar, 'utf8')).q8;
+    const written = readFileSync(quantized);
     const r = openSqliteIndex(file, { readonly: true, hnsw: { minVectors: 1000 } });
     try {
       const filter = { languages: ['go'] };
       const query = clustered(1, dims, 77, 30)[0]!;
-      // The graph answers while the copy fills, a vec0 chunk (1,024 rows) a search.
-      for (let i = 0; i < 6; i++) await r.vectors.search({ vector: query, limit: 10, filter });
-      const before = r.vectorIndexState().filtered;
-      assert.ok(before.quantized > 0, JSON.stringify(before));
       const first = (await r.vectors.search({ vector: query, limit: 10, filter }))[0]!;
+      const before = r.vectorIndexState().filtered;
+      assert.equal(before.quantized, 1, JSON.stringify(before));
+      assert.equal(before.quantizedRows, 3000);
       // The writer deletes five typescript rows and the previous best, and adds a go row
       // holding the query's own vector.
       await w.vectors.deleteByPaths([1, 2, 3, 4, 6].map((i) => recs[i]!.path).concat(first.path));
       await w.vectors.upsert([{ id: 'new', path: 'dir0/new.ts', language: 'go', vector: query }]);
       w.flushVectorIndex();
+      // Appended: the same file, its old bytes untouched, one row more.
+      const next = JSON.parse(readFileSync(sidecar, 'utf8')).q8;
+      assert.equal(next.id, stamp.id);
+      assert.equal(next.rows, 3001);
+      const now = readFileSync(quantized);
+      assert.equal(now.length, next.bytes);
+      assert.ok(now.subarray(0, stamp.bytes).equals(written), 'the saved rows were rewritten');
       const hits = await r.vectors.search({ vector: query, limit: 10, filter });
       assert.equal(hits[0]!.id, 'new');
       assert.ok(hits[0]!.score > 0.9999, `score ${hits[0]!.score}`);
       assert.ok(!hits.some((h) => h.path === first.path), 'a deleted row came back');
-      // That search read the one new row; the copy answers the next.
-      assert.equal(r.vectorIndexState().filtered.quantizedRows, before.quantizedRows + 1);
-      const usedBefore = r.vectorIndexState().filtered.quantized;
-      const again = await r.vectors.search({ vector: query, limit: 10, filter });
-      assert.equal(r.vectorIndexState().filtered.quantized, usedBefore + 1, 'not from the copy');
+      const state = r.vectorIndexState().filtered;
+      assert.equal(state.quantized, 2, `not from the copy: ${JSON.stringify(state)}`);
+      assert.equal(state.quantizedRows, 3001);
       const exact = openSqliteIndex(file, { readonly: true, hnsw: false });
       const want = await exact.vectors.search({ vector: query, limit: 10, filter });
       exact.close();
       // The rows of exact search; scores from the quantized copy within its 2e-5 error.
       assert.deepEqual(
-        again.map((h) => h.id),
+        hits.map((h) => h.id),
         want.map((h) => h.id),
       );
-      for (const [i, h] of again.entries()) {
+      for (const [i, h] of hits.entries()) {
         assert.ok(Math.abs(h.score - want[i]!.score) < 2e-5);
       }
     } finally {
       r.close();
       w.close();
+    }
+  });
+
+  test('a missing, stale or damaged copy is not used; the writer replaces it; a rebuild compacts it', async () => {
+    const file = tmpFile();
+    const dims = 32;
+    const data = clustered(3000, dims, 41, 30);
+    await writeGoIndex(file, data, dims);
+    const { graph, sidecar, quantized } = hnswPaths(file);
+    const query = {
+      vector: clustered(1, dims, 79, 30)[0]!,
+      limit: 10,
+      filter: { languages: ['go'] },
+    };
+    const exact = openSqliteIndex(file, { readonly: true, hnsw: false });
+    const want = (await exact.vectors.search(query)).map((h) => h.id);
+    /** How a fresh reader answers the query: which path, and the rows against exact search. */
+    const answer = async () => {
+      const r = openSqliteIndex(file, { readonly: true, hnsw: { minVectors: 1000 } });
+      try {
+        const got = (await r.vectors.search(query)).map((h) => h.id);
+        const paths = r.vectorIndexState().filtered;
+        assert.equal(r.vectorIndexState().mode, 'hnsw');
+        assert.ok(got.filter((id) => want.includes(id)).length >= want.length - 1, 'wrong rows');
+        return paths.quantized === 1 ? 'copy' : 'other';
+      } finally {
+        r.close();
+      }
+    };
+    try {
+      assert.equal(await answer(), 'copy');
+      const good = readFileSync(quantized);
+      const side = JSON.parse(readFileSync(sidecar, 'utf8'));
+      // Damaged (a flipped coarse byte), cut short, or another file than the sidecar names.
+      const damaged = Buffer.from(good);
+      damaged[32 + 24 + 16 * 3000 + 7]! ^= 1;
+      const other = Buffer.from(good);
+      other[20]! ^= 1;
+      for (const bad of [damaged, good.subarray(0, good.length - 10), other]) {
+        writeFileSync(quantized, bad);
+        assert.equal(await answer(), 'other');
+      }
+      // A graph saved before copies existed: the sidecar names none.
+      const { q8: _, ...withoutCopy } = side;
+      writeFileSync(sidecar, JSON.stringify(withoutCopy));
+      writeFileSync(quantized, good);
+      assert.equal(await answer(), 'other');
+      // A writer's flush adds the copy without touching the graph.
+      const graphBytes = readFileSync(graph);
+      const w = openSqliteIndex(file, { hnsw: { minVectors: 1000 } });
+      w.flushVectorIndex();
+      assert.ok(readFileSync(graph).equals(graphBytes), 'the graph was rewritten');
+      assert.equal(await answer(), 'copy');
+      // Deleting most rows rebuilds the graph, and the copy is written afresh with the live rows only.
+      const before = JSON.parse(readFileSync(sidecar, 'utf8')).q8;
+      await w.vectors.deleteByPaths(
+        Array.from({ length: 2000 }, (_, i) => `dir${i % 10}/f${i}.ts`),
+      );
+      w.flushVectorIndex();
+      const after = JSON.parse(readFileSync(sidecar, 'utf8')).q8;
+      assert.notEqual(after.id, before.id);
+      assert.equal(after.rows, 1000);
+      assert.ok(after.bytes < before.bytes / 2);
+      // The file lost while this writer holds the graph: its next flush writes it again.
+      rmSync(quantized);
+      w.flushVectorIndex();
+      assert.equal(JSON.parse(readFileSync(sidecar, 'utf8')).q8.rows, 1000);
+      assert.ok(existsSync(quantized));
+      w.close();
+    } finally {
+      exact.close();
     }
   });
 });

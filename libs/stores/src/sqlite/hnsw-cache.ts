@@ -24,9 +24,25 @@
  * Readers map the graph file read-only (usearch `view`, mmap), so opening
  * is instant and the pages are shared with the OS cache; a rename by the
  * writer leaves their mapping intact.
+ *
+ * Each save also writes the quantized copy of the vectors that filtered
+ * searches scan (`<index>.hnsw.q8`, quantized-file.ts): a fresh file when
+ * the graph was rebuilt, the added rows appended when it was patched. It is
+ * written after the graph and before the sidecar, which records its id and
+ * length, so it too is trusted only at the sidecar's generation. A graph
+ * saved without it (an index written before it existed) gets one at the
+ * writer's next flush.
  */
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type usearchTypes from 'usearch';
+import {
+  appendQuantized,
+  QuantizedFile,
+  type QuantizedStamp,
+  type RowsToWrite,
+  stampMatches,
+  writeQuantizedFile,
+} from './quantized-file.js';
 import type { VectorGeneration } from './schema.js';
 import { usearch } from './usearch-module.js';
 
@@ -68,6 +84,8 @@ interface Sidecar {
   connectivity: number;
   expansionAdd: number;
   expansionSearch: number;
+  /** The quantized copy saved with the graph; absent when none was. */
+  q8?: QuantizedStamp;
 }
 
 export interface VectorChanges {
@@ -75,8 +93,12 @@ export interface VectorChanges {
   added: { key: bigint; vector: Float32Array }[];
 }
 
-export function hnswPaths(dbFile: string): { graph: string; sidecar: string } {
-  return { graph: `${dbFile}.hnsw`, sidecar: `${dbFile}.hnsw.json` };
+export function hnswPaths(dbFile: string): { graph: string; sidecar: string; quantized: string } {
+  return {
+    graph: `${dbFile}.hnsw`,
+    sidecar: `${dbFile}.hnsw.json`,
+    quantized: `${dbFile}.hnsw.q8`,
+  };
 }
 
 function sameGeneration(a: VectorGeneration | null, b: VectorGeneration): boolean {
@@ -85,7 +107,7 @@ function sameGeneration(a: VectorGeneration | null, b: VectorGeneration): boolea
 
 export class HnswCache {
   readonly opts: Required<HnswOptions>;
-  private readonly paths: { graph: string; sidecar: string };
+  private readonly paths: ReturnType<typeof hnswPaths>;
   private index: UsearchIndex | null = null;
   /** The database state the in-memory graph reflects. */
   private gen: VectorGeneration | null = null;
@@ -96,6 +118,15 @@ export class HnswCache {
   private tombstones = 0;
   /** The last sidecar seen not to match, by mtime and size, so a stale cache costs one stat per search. */
   private rejected = '';
+  /** The quantized copy saved with the graph `index` was loaded from or last saved as. */
+  private q8Stamp: QuantizedStamp | null = null;
+  /** Rows for a new quantized file at the next save (after a rebuild). */
+  private q8Rewrite: RowsToWrite | null = null;
+  /** Rows added by patches since the last save, to append. */
+  private q8Added: { key: bigint; vector: Float32Array }[] = [];
+  /** The reader of the quantized copy, and the generation it was checked at (quantized()). */
+  private q8Reader: QuantizedFile | null = null;
+  private q8ReaderGen: VectorGeneration | null = null;
 
   constructor(
     dbFile: string,
@@ -179,6 +210,8 @@ export class HnswCache {
     this.gen = { uid: current.uid, generation: current.generation };
     this.dirty = false;
     this.tombstones = side.tombstones;
+    this.q8Stamp = side.q8 ?? null;
+    this.q8Added = [];
     return ix;
   }
 
@@ -204,6 +237,7 @@ export class HnswCache {
         data.set(a.vector, i * this.dimensions);
       });
       ix.add(keys, data, 0);
+      for (const a of changes.added) this.q8Added.push(a);
     }
     this.gen = after;
     this.dirty = true;
@@ -215,6 +249,8 @@ export class HnswCache {
     this.gen = null;
     this.owned = false;
     this.dirty = false;
+    this.q8Added = [];
+    this.q8Rewrite = null;
   }
 
   /** Whether flush() has anything to do for a database at `current` holding `count` vectors. */
@@ -225,9 +261,59 @@ export class HnswCache {
     if (this.index !== null && sameGeneration(this.gen, current)) {
       const slots = this.index.size() + this.tombstones;
       if (this.tombstones > slots * MAX_TOMBSTONE_RATIO) return 'rebuild';
-      return this.dirty ? 'save' : 'none';
+      return this.dirty || this.quantizedMissing(current) ? 'save' : 'none';
     }
-    return this.savedMatches(current) ? 'none' : 'rebuild';
+    if (!this.savedMatches(current)) return 'rebuild';
+    return this.quantizedMissing(current) ? 'save' : 'none';
+  }
+
+  /**
+   * Whether the graph at `current` lacks its quantized copy (saved before
+   * copies existed, or the file is gone or replaced): then the caller hands
+   * every row to rewriteQuantized() before save().
+   */
+  quantizedMissing(current: VectorGeneration): boolean {
+    if (this.q8Rewrite !== null) return false;
+    const stamp =
+      this.index !== null && sameGeneration(this.gen, current)
+        ? this.q8Stamp
+        : (this.matchingSidecar(current)?.q8 ?? null);
+    return stamp === null || !stampMatches(this.paths.quantized, this.dimensions, stamp);
+  }
+
+  /** Rows for a new quantized copy, written at the next save(). */
+  rewriteQuantized(rows: RowsToWrite): void {
+    this.q8Rewrite = rows;
+  }
+
+  /**
+   * The quantized copy saved with the graph at `current`, or null (none, or
+   * it does not check out: then the graph answers).
+   */
+  quantized(current: VectorGeneration): QuantizedFile | null {
+    if (this.q8ReaderGen !== null && sameGeneration(this.q8ReaderGen, current)) {
+      return this.q8Reader;
+    }
+    this.q8ReaderGen = { uid: current.uid, generation: current.generation };
+    const stamp = this.matchingSidecar(current)?.q8;
+    if (stamp !== undefined && this.q8Reader?.id === stamp.id && this.q8Reader.extend(stamp)) {
+      return this.q8Reader;
+    }
+    this.q8Reader?.close();
+    this.q8Reader =
+      stamp === undefined ? null : QuantizedFile.open(this.paths.quantized, this.dimensions, stamp);
+    return this.q8Reader;
+  }
+
+  /** The quantized copy failed while in use: stop using it until a save replaces it. */
+  rejectQuantized(): void {
+    this.q8Reader?.close();
+    this.q8Reader = null;
+  }
+
+  /** Rows the quantized copy in use holds (for status). */
+  get quantizedRows(): number {
+    return this.q8Reader?.rows ?? 0;
   }
 
   /** Builds a fresh graph from every vector, `keys[i]` for row i of `data` (n x dims). */
@@ -240,15 +326,26 @@ export class HnswCache {
     this.gen = current;
     this.tombstones = 0;
     this.dirty = true;
+    this.q8Added = [];
+    this.q8Rewrite = { keys, data };
   }
 
-  /** Writes the in-memory graph and its sidecar atomically (see the module comment). */
-  save(): void {
-    if (this.index === null || this.gen === null || this.gen.uid === null) return;
+  /**
+   * Writes the in-memory graph, the quantized copy and the sidecar atomically
+   * (see the module comment); with no graph in memory at `current`, only a
+   * quantized copy given to rewriteQuantized() next to the saved graph.
+   */
+  save(current: VectorGeneration): void {
+    if (this.index === null || this.gen === null || !sameGeneration(this.gen, current)) {
+      this.saveQuantizedOnly(current);
+      return;
+    }
+    if (this.gen.uid === null) return;
     rmSync(this.paths.sidecar, { force: true });
     const tmp = `${this.paths.graph}.tmp-${process.pid}`;
     this.index.save(tmp);
     renameSync(tmp, this.paths.graph);
+    const q8 = this.saveQuantized();
     const side: Sidecar = {
       format: 1,
       uid: this.gen.uid,
@@ -260,18 +357,67 @@ export class HnswCache {
       connectivity: this.opts.connectivity,
       expansionAdd: this.opts.expansionAdd,
       expansionSearch: this.opts.expansionSearch,
+      ...(q8 === null ? {} : { q8 }),
     };
+    this.writeSidecar(side);
+    this.dirty = false;
+  }
+
+  private writeSidecar(side: Sidecar): void {
     const sideTmp = `${this.paths.sidecar}.tmp-${process.pid}`;
     writeFileSync(sideTmp, `${JSON.stringify(side, null, 2)}\n`);
     renameSync(sideTmp, this.paths.sidecar);
-    this.dirty = false;
     this.rejected = '';
+    // A reader of this process checks the new sidecar at its next search.
+    this.q8ReaderGen = null;
+  }
+
+  /**
+   * Writes the quantized copy for the graph being saved: a new file after a
+   * rebuild, the added rows appended after patches. Null when there is none
+   * to record (the file is not the one last saved: the next flush rewrites it).
+   */
+  private saveQuantized(): QuantizedStamp | null {
+    let stamp: QuantizedStamp | null = null;
+    if (this.q8Rewrite !== null) {
+      stamp = writeQuantizedFile(this.paths.quantized, this.dimensions, this.q8Rewrite);
+    } else if (this.q8Stamp !== null && this.q8Added.length === 0) {
+      stamp = this.q8Stamp;
+    } else if (this.q8Stamp !== null) {
+      const keys = this.q8Added.map((a) => a.key);
+      const data = new Float32Array(keys.length * this.dimensions);
+      this.q8Added.forEach((a, i) => {
+        data.set(a.vector, i * this.dimensions);
+      });
+      stamp = appendQuantized(this.paths.quantized, this.dimensions, this.q8Stamp, { keys, data });
+    }
+    this.q8Rewrite = null;
+    this.q8Added = [];
+    this.q8Stamp = stamp;
+    return stamp;
+  }
+
+  /** A quantized copy for the graph already saved at `current` (it had none). */
+  private saveQuantizedOnly(current: VectorGeneration): void {
+    const side = this.matchingSidecar(current);
+    if (side === null || this.q8Rewrite === null) return;
+    const q8 = writeQuantizedFile(this.paths.quantized, this.dimensions, this.q8Rewrite);
+    this.q8Rewrite = null;
+    this.writeSidecar({ ...side, q8 });
   }
 
   /** Deletes the saved graph (too few vectors, or the vector table was recreated). */
   remove(): void {
-    this.drop();
+    this.close();
     rmSync(this.paths.sidecar, { force: true });
     rmSync(this.paths.graph, { force: true });
+    rmSync(this.paths.quantized, { force: true });
+  }
+
+  /** Lets go of the graph and the quantized copy's file handle (the index is closing). */
+  close(): void {
+    this.drop();
+    this.rejectQuantized();
+    this.q8ReaderGen = null;
   }
 }

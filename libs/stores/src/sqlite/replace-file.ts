@@ -22,10 +22,17 @@ import { verifiedStampPath } from './verified-stamp.js';
 
 const SIDE_FILES = ['-wal', '-shm', '-journal'];
 
-/** Every file that belongs to the index at `file` (database, WAL, HNSW graph). */
+/** Every file that belongs to the index at `file` (database, WAL, HNSW graph and quantized copy). */
 export function indexFileSet(file: string): string[] {
-  const { graph, sidecar } = hnswPaths(file);
-  return [file, ...SIDE_FILES.map((s) => file + s), graph, sidecar, verifiedStampPath(file)];
+  const { graph, sidecar, quantized } = hnswPaths(file);
+  return [
+    file,
+    ...SIDE_FILES.map((s) => file + s),
+    graph,
+    sidecar,
+    quantized,
+    verifiedStampPath(file),
+  ];
 }
 
 /** Deletes an index and everything beside it that belongs to it (a leftover build). */
@@ -52,7 +59,7 @@ export function replaceIndexFile(built: string, target: string): void {
   // so a graph left behind by a crash here is ignored, never misread.
   const from = hnswPaths(built);
   const to = hnswPaths(target);
-  for (const key of ['graph', 'sidecar'] as const) {
+  for (const key of ['graph', 'sidecar', 'quantized'] as const) {
     if (existsSync(from[key])) renameSync(from[key], to[key]);
     else rmSync(to[key], { force: true });
   }

@@ -7,9 +7,8 @@
 import { CodesiftError } from '@codesift/core';
 import type { VectorHit, VectorQuery, VectorRecord } from '../ports.js';
 import { HnswCache, type HnswIndex, type HnswOptions, type VectorChanges } from './hnsw-cache.js';
-import { IdleFiller } from './idle-filler.js';
-import { QuantizedRows } from './quantized-rows.js';
-import { type FilteredRows, filterKey, RowCatalog } from './row-catalog.js';
+import { nearestQuantized } from './quantized-rows.js';
+import { type FilteredRows, RowCatalog } from './row-catalog.js';
 import { readVectorGeneration, type VectorGeneration } from './schema.js';
 import { countRows, filterSql, type SqliteContext, sqlList } from './sql.js';
 import { exactCosine } from './usearch-module.js';
@@ -47,34 +46,12 @@ const ANN_MIN_FETCH = 512;
 const EXACT_ROW_COST = 10;
 
 /**
- * What scanning one row of the in-memory quantized copy costs in graph
- * candidates visited: about 0.3 us a row (gather and usearch's int8 kernel)
- * against 30-70 us a candidate. Broad filters (most of the index) stay on
- * the graph, whose k is then small.
+ * What scanning one row of the quantized copy costs in graph candidates
+ * visited: about 0.3 us a row (gather and usearch's int8 kernel) against
+ * 30-70 us a candidate. Broad filters (most of the index) stay on the
+ * graph, whose k is then small.
  */
 const QUANTIZED_ROW_COST = 0.01;
-/**
- * A filtered search answered by the graph then quantizes one vec0 chunk of
- * the filter's rows for the next one (a few ms), provided the whole fill
- * costs at most SYNC_FILL_SEARCHES such searches (readCost x EXACT_ROW_COST
- * <= k x that, k before any widening): a repeated filter moves to the copy
- * within a few searches. Measured at 100k (docs/BENCHMARKS.md), filling for
- * as long as the search itself took halved the
- * filtered p50 but made those searches the tail (p99 125 ms against 88 for
- * b646f1a); one chunk a search keeps the tail where it was. A bigger fill (at
- * 1M rows a language of 7 % lies in every vec0 chunk: ~2 GB to read) is left
- * to idle time (idle-filler.ts).
- */
-/** The fill's time budget within a search: 0 reads the one chunk fill() always reads. */
-const FILL_BUDGET_MS = 0;
-const SYNC_FILL_SEARCHES = 16;
-/**
- * A filter's first graph search in this process fills nothing in its own
- * time: a one-shot `codesift search lang:go` would pay twice for a copy it
- * never uses. From the second on (an agent repeating its filter to a
- * server, also after a write), it does. Filters remembered at most.
- */
-const MAX_FILTERS_SEEN = 256;
 
 /** Exact search takes a few beyond the limit so rows tied at the cut are ordered by seq. */
 const EXACT_TIE_MARGIN = 8;
@@ -108,7 +85,7 @@ export interface VectorIndexState {
   /**
    * Since open: filtered searches the graph answered, those answered by exact
    * search over the filter's rows read from sqlite-vec or from the quantized
-   * copy, and the rows that copy holds.
+   * copy, and the rows of the copy in use (quantized-file.ts).
    */
   filtered: { graph: number; exact: number; quantized: number; quantizedRows: number };
 }
@@ -131,21 +108,8 @@ export class VectorStore {
   private hnsw: HnswCache | null = null;
   /** Rows by path and language for filtered graph searches (built on the first). */
   private catalog: RowCatalog | null = null;
-  /**
-   * Rows quantized so far (quantized-rows.ts), keyed by seq: valid for every
-   * generation of the database `uid` names.
-   */
-  private quantized: { uid: string | null; rows: QuantizedRows } | null = null;
   /** How filtered searches with a graph were answered (state().filtered). */
   private readonly filteredPaths = { graph: 0, exact: 0, quantized: 0 };
-  /** Filters (filterKey) the graph has answered in this process, across generations; bounded. */
-  private readonly filtersSeen = new Set<string>();
-  /** The catalog of the last filtered search that used the copy. */
-  private catalogOfCopy: RowCatalog | null = null;
-  /** Goes on filling the copy for the last filter the graph answered, in idle time. */
-  private readonly filler: IdleFiller;
-  /** When the last search ended (performance.now()). */
-  private lastSearchAt = Number.NEGATIVE_INFINITY;
   /** Changes of the transaction in progress (see takeChanges). */
   private changes: VectorChanges = { removed: [], added: [] };
   private touched = false;
@@ -156,7 +120,6 @@ export class VectorStore {
     private readonly hnswOpts: HnswOptions | false,
   ) {
     this.dims = dims;
-    this.filler = new IdleFiller(ctx, () => this.lastSearchAt);
     this.resetCache();
   }
 
@@ -177,19 +140,13 @@ export class VectorStore {
    * quantized copy, so a closed index that something still references pins none of them.
    */
   close(): void {
-    this.filler.stop();
-    this.hnsw?.drop();
+    this.hnsw?.close();
     this.catalog = null;
-    this.catalogOfCopy = null;
-    this.quantized = null;
   }
 
   /** The table was recreated with `dims` (setEmbedder): the old graph describes nothing. */
   recreated(dims: number | null): void {
     this.hnsw?.remove();
-    // Rows of other dimensions, maybe under reused seqs.
-    this.filler.stop();
-    this.quantized = null;
     this.dims = dims;
     this.resetCache();
     this.touched = true;
@@ -278,7 +235,7 @@ export class VectorStore {
   state(): VectorIndexState {
     const gen = readVectorGeneration(this.ctx);
     const vectors = this.dims === null ? 0 : this.count();
-    const filtered = { ...this.filteredPaths, quantizedRows: this.quantized?.rows.size ?? 0 };
+    const filtered = { ...this.filteredPaths, quantizedRows: this.hnsw?.quantizedRows ?? 0 };
     const base = { vectors, generation: gen.generation, filtered };
     if (this.dims === null || vectors === 0) {
       return { mode: 'exact', reason: 'no-vectors', graphGeneration: null, ...base };
@@ -308,10 +265,11 @@ export class VectorStore {
   }
 
   /**
-   * Brings the saved graph up to date with the database: saves patched
-   * changes, rebuilds from sqlite-vec when it is stale, or deletes it when
-   * the index holds too few vectors. Call inside a read transaction so the
-   * vectors and the generation come from one snapshot.
+   * Brings the saved graph and its quantized copy up to date with the
+   * database: saves patched changes, rebuilds from sqlite-vec when the graph
+   * is stale (or writes only the copy when it lacks one), or deletes both
+   * when the index holds too few vectors. Call inside a read transaction so
+   * the vectors and the generation come from one snapshot.
    */
   flush(): void {
     const plan = this.flushPlan();
@@ -321,24 +279,33 @@ export class VectorStore {
       hnsw.remove();
       return;
     }
+    const gen = readVectorGeneration(this.ctx);
     if (plan === 'rebuild') {
-      const dims = this.requireDims();
-      const n = this.count();
-      const keys = new BigUint64Array(n);
-      const data = new Float32Array(n * dims);
-      let i = 0;
-      for (const [seq, blob] of this.ctx
-        .stmt('SELECT rowid, embedding FROM chunk_vectors')
-        .raw()
-        .iterate() as Iterable<[number | bigint, Buffer]>) {
-        if (i >= n) break;
-        keys[i] = BigInt(seq);
-        data.set(new Float32Array(blob.buffer, blob.byteOffset, dims), i * dims);
-        i++;
-      }
-      hnsw.rebuild(readVectorGeneration(this.ctx), keys.subarray(0, i), data.subarray(0, i * dims));
+      const all = this.allVectors();
+      hnsw.rebuild(gen, all.keys, all.data);
+    } else if (hnsw.quantizedMissing(gen)) {
+      hnsw.rewriteQuantized(this.allVectors());
     }
-    hnsw.save();
+    hnsw.save(gen);
+  }
+
+  /** Every stored vector, seq keys[i] at i x dims of data. */
+  private allVectors(): { keys: BigUint64Array; data: Float32Array } {
+    const dims = this.requireDims();
+    const n = this.count();
+    const keys = new BigUint64Array(n);
+    const data = new Float32Array(n * dims);
+    let i = 0;
+    for (const [seq, blob] of this.ctx
+      .stmt('SELECT rowid, embedding FROM chunk_vectors')
+      .raw()
+      .iterate() as Iterable<[number | bigint, Buffer]>) {
+      if (i >= n) break;
+      keys[i] = BigInt(seq);
+      data.set(new Float32Array(blob.buffer, blob.byteOffset, dims), i * dims);
+      i++;
+    }
+    return { keys: keys.subarray(0, i), data: data.subarray(0, i * dims) };
   }
 
   /**
@@ -347,15 +314,6 @@ export class VectorStore {
    * check and the rows the hits map to are one snapshot.
    */
   search(q: VectorQuery): VectorHit[] {
-    try {
-      return this.searchNow(q);
-    } finally {
-      // The idle filler waits for a pause in searches (idle-filler.ts).
-      this.lastSearchAt = performance.now();
-    }
-  }
-
-  private searchNow(q: VectorQuery): VectorHit[] {
     const limit = Math.min(Math.floor(q.limit), MAX_KNN);
     if (!(limit > 0) || this.dims === null) return [];
     checkVector(q.vector, this.dims, 'query vector');
@@ -381,9 +339,9 @@ export class VectorStore {
    * ANN_OVERFETCH (at least ANN_MIN_FETCH) hold about limit x ANN_OVERFETCH
    * of them; k widens 4x while too few pass. Exact distances to the s rows
    * instead, whenever that costs less than the graph search: from the
-   * in-memory quantized copy once it holds them all (s x QUANTIZED_ROW_COST
-   * <= k), else from sqlite-vec (readCost x EXACT_ROW_COST <= k). A
-   * selective filter never scans every vector and never starves the graph.
+   * quantized copy saved with the graph (s x QUANTIZED_ROW_COST <= k), else
+   * from sqlite-vec (readCost x EXACT_ROW_COST <= k). A selective filter
+   * never scans every vector and never starves the graph.
    */
   private filteredAnn(
     graph: HnswIndex,
@@ -393,36 +351,19 @@ export class VectorStore {
   ): VectorHit[] {
     const catalog = RowCatalog.at(this.ctx, 'chunk_vectors', gen, this.catalog);
     this.catalog = catalog;
-    // A full copy of an older generation may hold deleted rows: start afresh rather than stop filling.
-    if (
-      this.quantized?.uid !== gen.uid ||
-      (this.quantized.rows.full && catalog !== this.catalogOfCopy)
-    ) {
-      this.quantized = { uid: gen.uid, rows: new QuantizedRows(this.requireDims()) };
-    }
-    this.catalogOfCopy = catalog;
-    const quantized = this.quantized.rows;
     const rows = catalog.matching(q.filter ?? {});
     const s = rows.seqs.length;
     if (s === 0) return [];
     const n = graph.size();
     let k = Math.min(n, Math.max(ANN_MIN_FETCH, Math.ceil(((limit * n) / s) * ANN_OVERFETCH)));
-    const worthQuantizing = s * QUANTIZED_ROW_COST <= k;
-    if (worthQuantizing && quantized.missing(rows) === 0) {
-      this.filteredPaths.quantized++;
-      return this.hitsFor(
-        best(
-          quantized.nearest(rows, q.vector, limit).map((x) => ({ seq: rows.seqs[x.row]!, d: x.d })),
-          limit,
-        ),
-      );
+    if (s * QUANTIZED_ROW_COST <= k) {
+      const hits = this.fromQuantized(gen, rows, q.vector, limit);
+      if (hits !== null) return hits;
     }
     if (rows.readCost * EXACT_ROW_COST <= k) {
       this.filteredPaths.exact++;
-      return this.exactOver(rows, q.vector, limit, worthQuantizing ? quantized : null);
+      return this.exactOver(rows, q.vector, limit);
     }
-    // The filter's usual search, before any widening: a widened one is an outlier already.
-    const usualK = k;
     let hits: VectorHit[];
     for (;;) {
       hits = this.annSearch(graph, q.vector, k, limit, rows);
@@ -431,22 +372,35 @@ export class VectorStore {
       k = Math.min(n, k * 4);
     }
     this.filteredPaths.graph++;
-    if (worthQuantizing) {
-      const read = (which: number[]) => this.readRows(rows, which);
-      const key = filterKey(q.filter ?? {});
-      const repeated = this.filtersSeen.has(key);
-      if (!repeated) {
-        if (this.filtersSeen.size >= MAX_FILTERS_SEEN) this.filtersSeen.clear();
-        this.filtersSeen.add(key);
-      }
-      if (repeated && rows.readCost * EXACT_ROW_COST <= usualK * SYNC_FILL_SEARCHES) {
-        quantized.fill(rows, read, FILL_BUDGET_MS);
-      }
-      if (!quantized.full && quantized.missing(rows) > 0) {
-        this.filler.schedule({ copy: quantized, rows, read, gen });
-      }
-    }
     return hits;
+  }
+
+  /** The best `limit` of `rows` from the quantized copy, or null when it cannot answer. */
+  private fromQuantized(
+    gen: VectorGeneration,
+    rows: FilteredRows,
+    vector: Float32Array,
+    limit: number,
+  ): VectorHit[] | null {
+    const hnsw = this.hnsw;
+    const copy = hnsw?.quantized(gen) ?? null;
+    if (hnsw === null || copy === null || !copy.ready(rows.seqs)) return null;
+    let found: ReturnType<typeof nearestQuantized>;
+    try {
+      found = nearestQuantized(copy, rows.seqs, vector, limit);
+    } catch {
+      // The file went bad under this reader (replaced or cut by hand): the graph answers.
+      hnsw.rejectQuantized();
+      return null;
+    }
+    if (found === null) return null;
+    this.filteredPaths.quantized++;
+    return this.hitsFor(
+      best(
+        found.map((x) => ({ seq: rows.seqs[x.row]!, d: x.d })),
+        limit,
+      ),
+    );
   }
 
   /** Top `fetch` graph neighbours, those `rows` keeps (all when null), best `limit`, mapped to rows. */
@@ -477,20 +431,13 @@ export class VectorStore {
     );
   }
 
-  /**
-   * Exact cosine distances to `rows` (their vectors read from sqlite-vec),
-   * best `limit`; the vectors read go into `keep` when given.
-   */
-  private exactOver(
-    rows: FilteredRows,
-    vector: Float32Array,
-    limit: number,
-    keep: QuantizedRows | null,
-  ): VectorHit[] {
+  /** Exact cosine distances to `rows` (their vectors read from sqlite-vec), best `limit`. */
+  private exactOver(rows: FilteredRows, vector: Float32Array, limit: number): VectorHit[] {
     const dims = this.requireDims();
-    const all = Array.from(rows.seqs, (_, i) => i);
-    const data = this.readRows(rows, all);
-    keep?.store(rows, all, data);
+    const data = this.readRows(
+      rows,
+      Array.from(rows.seqs, (_, i) => i),
+    );
     // The graph's own distance function, so both paths rank alike.
     const found = exactCosine(
       data,
