@@ -58,6 +58,46 @@ export function readVectors(
   return out;
 }
 
+/**
+ * Every stored vector of the rows in vector_rows, chunk by chunk: seq
+ * keys[i] at i x dims of data. Scanning the vec0 table itself (`SELECT
+ * rowid, embedding`) costs a point read per row, about 7x slower (2.8 s
+ * against 0.4 s for 102,000 rows of 512 dimensions, loaded); a graph rebuild
+ * and the quantized copy read every vector this way.
+ */
+export function readAllVectors(
+  ctx: SqliteContext,
+  table: string,
+  dims: number,
+): { keys: BigUint64Array; data: Float32Array } {
+  const n = (ctx.stmt('SELECT count(*) AS n FROM vector_rows').get() as { n: number }).n;
+  const keys = new BigUint64Array(n);
+  const data = new Float32Array(n * dims);
+  const bytes = new Uint8Array(data.buffer);
+  const width = dims * 4;
+  const chunkStmt = ctx.stmt(`SELECT vectors FROM ${table}_vector_chunks00 WHERE rowid = ?`);
+  let i = 0;
+  let current = -1;
+  let blob: Buffer | null = null;
+  for (const [seq, chunk, offset] of ctx
+    .stmt(
+      `SELECT r.seq, v.chunk_id, v.chunk_offset FROM vector_rows r
+       JOIN ${table}_rowids v ON v.rowid = r.seq ORDER BY v.chunk_id, v.chunk_offset`,
+    )
+    .raw()
+    .iterate() as Iterable<[number, number, number]>) {
+    if (i >= n) break;
+    if (chunk !== current) {
+      blob = (chunkStmt.get(chunk) as { vectors: Buffer }).vectors;
+      current = chunk;
+    }
+    keys[i] = BigInt(seq);
+    bytes.set(blob!.subarray(offset * width, (offset + 1) * width), i * width);
+    i++;
+  }
+  return { keys: keys.subarray(0, i), data: data.subarray(0, i * dims) };
+}
+
 /** What readVectors costs for rows in these chunks, in point reads. */
 export function readCost(chunks: ArrayLike<number>): number {
   const counts = new Map<number, number>();

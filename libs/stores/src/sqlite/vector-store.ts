@@ -12,7 +12,7 @@ import { type FilteredRows, RowCatalog } from './row-catalog.js';
 import { readVectorGeneration, type VectorGeneration } from './schema.js';
 import { countRows, filterSql, type SqliteContext, sqlList } from './sql.js';
 import { exactCosine } from './usearch-module.js';
-import { readVectors } from './vec0-reader.js';
+import { readAllVectors, readVectors } from './vec0-reader.js';
 
 /** sqlite-vec refuses k above this. */
 const MAX_KNN = 4096;
@@ -291,21 +291,7 @@ export class VectorStore {
 
   /** Every stored vector, seq keys[i] at i x dims of data. */
   private allVectors(): { keys: BigUint64Array; data: Float32Array } {
-    const dims = this.requireDims();
-    const n = this.count();
-    const keys = new BigUint64Array(n);
-    const data = new Float32Array(n * dims);
-    let i = 0;
-    for (const [seq, blob] of this.ctx
-      .stmt('SELECT rowid, embedding FROM chunk_vectors')
-      .raw()
-      .iterate() as Iterable<[number | bigint, Buffer]>) {
-      if (i >= n) break;
-      keys[i] = BigInt(seq);
-      data.set(new Float32Array(blob.buffer, blob.byteOffset, dims), i * dims);
-      i++;
-    }
-    return { keys: keys.subarray(0, i), data: data.subarray(0, i * dims) };
+    return readAllVectors(this.ctx, 'chunk_vectors', this.requireDims());
   }
 
   /**
