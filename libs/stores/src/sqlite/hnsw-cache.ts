@@ -25,11 +25,12 @@
  * is instant and the pages are shared with the OS cache; a rename by the
  * writer leaves their mapping intact.
  *
- * Each save also writes the quantized copy of the vectors that filtered
- * searches scan (`<index>.hnsw.q8`, quantized-file.ts): a fresh file when
- * the graph was rebuilt, the added rows appended when it was patched. It is
- * written after the graph and before the sidecar, which records its id and
- * length, so it too is trusted only at the sidecar's generation. A graph
+ * Each save also records the quantized copy of the vectors that filtered
+ * searches scan (`<index>.hnsw.q8`, quantized-file.ts): a fresh file
+ * written when the graph was rebuilt; when it was patched, the rows each
+ * commit added, appended past the recorded end as the commit is applied.
+ * The sidecar, written last, records the file's id and length, so it too is
+ * trusted only at the sidecar's generation and up to that length. A graph
  * saved without it (an index written before it existed) gets one at the
  * writer's next flush.
  */
@@ -122,8 +123,14 @@ export class HnswCache {
   private q8Stamp: QuantizedStamp | null = null;
   /** Rows for a new quantized file at the next save (after a rebuild). */
   private q8Rewrite: RowsToWrite | null = null;
-  /** Rows added by patches since the last save, to append. */
-  private q8Added: { key: bigint; vector: Float32Array }[] = [];
+  /**
+   * The copy with the rows patches appended since the last save (at each
+   * commit, so a large incremental run holds none of them in memory; readers
+   * see them once the sidecar records the new length). Null: none since.
+   */
+  private q8Written: QuantizedStamp | null = null;
+  /** An append failed (the file is not the stamped one): the next flush writes a new copy. */
+  private q8Lost = false;
   /** The reader of the quantized copy, and the generation it was checked at (quantized()). */
   private q8Reader: QuantizedFile | null = null;
   private q8ReaderGen: VectorGeneration | null = null;
@@ -211,7 +218,8 @@ export class HnswCache {
     this.dirty = false;
     this.tombstones = side.tombstones;
     this.q8Stamp = side.q8 ?? null;
-    this.q8Added = [];
+    this.q8Written = null;
+    this.q8Lost = false;
     return ix;
   }
 
@@ -237,7 +245,7 @@ export class HnswCache {
         data.set(a.vector, i * this.dimensions);
       });
       ix.add(keys, data, 0);
-      for (const a of changes.added) this.q8Added.push(a);
+      this.appendQuantized({ keys, data });
     }
     this.gen = after;
     this.dirty = true;
@@ -249,8 +257,27 @@ export class HnswCache {
     this.gen = null;
     this.owned = false;
     this.dirty = false;
-    this.q8Added = [];
+    this.q8Written = null;
+    this.q8Lost = false;
     this.q8Rewrite = null;
+  }
+
+  /** Appends a patch's rows to the copy the graph was saved with, if it has one. */
+  private appendQuantized(rows: RowsToWrite): void {
+    if (this.q8Stamp === null || this.q8Lost) return;
+    let next: QuantizedStamp | null = null;
+    try {
+      next = appendQuantized(
+        this.paths.quantized,
+        this.dimensions,
+        this.q8Written ?? this.q8Stamp,
+        rows,
+      );
+    } catch {
+      // A failed write (disk full): the copy is rewritten at the next flush.
+    }
+    if (next === null) this.q8Lost = true;
+    else this.q8Written = next;
   }
 
   /** Whether flush() has anything to do for a database at `current` holding `count` vectors. */
@@ -274,6 +301,7 @@ export class HnswCache {
    */
   quantizedMissing(current: VectorGeneration): boolean {
     if (this.q8Rewrite !== null) return false;
+    if (this.q8Lost && this.index !== null && sameGeneration(this.gen, current)) return true;
     const stamp =
       this.index !== null && sameGeneration(this.gen, current)
         ? this.q8Stamp
@@ -326,7 +354,8 @@ export class HnswCache {
     this.gen = current;
     this.tombstones = 0;
     this.dirty = true;
-    this.q8Added = [];
+    this.q8Written = null;
+    this.q8Lost = false;
     this.q8Rewrite = { keys, data };
   }
 
@@ -373,26 +402,20 @@ export class HnswCache {
   }
 
   /**
-   * Writes the quantized copy for the graph being saved: a new file after a
-   * rebuild, the added rows appended after patches. Null when there is none
-   * to record (the file is not the one last saved: the next flush rewrites it).
+   * The quantized copy to record for the graph being saved: a new file after
+   * a rebuild, else the saved one with what patches appended. Null when
+   * there is none to record (the next flush writes one).
    */
   private saveQuantized(): QuantizedStamp | null {
     let stamp: QuantizedStamp | null = null;
     if (this.q8Rewrite !== null) {
       stamp = writeQuantizedFile(this.paths.quantized, this.dimensions, this.q8Rewrite);
-    } else if (this.q8Stamp !== null && this.q8Added.length === 0) {
-      stamp = this.q8Stamp;
-    } else if (this.q8Stamp !== null) {
-      const keys = this.q8Added.map((a) => a.key);
-      const data = new Float32Array(keys.length * this.dimensions);
-      this.q8Added.forEach((a, i) => {
-        data.set(a.vector, i * this.dimensions);
-      });
-      stamp = appendQuantized(this.paths.quantized, this.dimensions, this.q8Stamp, { keys, data });
+    } else if (!this.q8Lost) {
+      stamp = this.q8Written ?? this.q8Stamp;
     }
     this.q8Rewrite = null;
-    this.q8Added = [];
+    this.q8Written = null;
+    this.q8Lost = false;
     this.q8Stamp = stamp;
     return stamp;
   }
