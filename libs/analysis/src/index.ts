@@ -3,7 +3,13 @@
 
 export { ANALYZER_VERSION, analyze, analyzeQuery } from './analyze.js';
 export { isTestPath } from './focus/test-files.js';
-export { checkedLanguage, detectLanguage, KNOWN_LANGUAGES, resolveLanguage } from './language.js';
+export {
+  checkedLanguage,
+  detectLanguage,
+  KNOWN_LANGUAGES,
+  languagesForExtension,
+  resolveLanguage,
+} from './language.js';
 export { wordStems } from './word-stems.js';
 
 // For other libraries: the analyzer's limits and word lists, for stores that

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CodesiftError } from '@codesift/core';
-import { checkedLanguage, detectLanguage, KNOWN_LANGUAGES, resolveLanguage } from './language.js';
+import {
+  checkedLanguage,
+  detectLanguage,
+  KNOWN_LANGUAGES,
+  languagesForExtension,
+  resolveLanguage,
+} from './language.js';
 import { LANGUAGES } from './languages.js';
 
 test('languages by extension and file name', () => {
@@ -69,4 +75,15 @@ test('every language of the table is detected by each of its extensions and file
     for (const ext of entry.extensions) assert.equal(detectLanguage(`src/x${ext}`), id, ext);
     for (const name of entry.fileNames ?? []) assert.equal(detectLanguage(`a/${name}`), id, name);
   }
+});
+
+test('the languages a file ending in an extension can have include well-known names with that ending', () => {
+  assert.deepEqual(languagesForExtension('.py'), ['python']);
+  assert.deepEqual(languagesForExtension('.txt'), ['cmake', 'text']);
+  assert.deepEqual(
+    languagesForExtension('.PY'),
+    ['python'],
+    'extensions are compared in lowercase',
+  );
+  assert.deepEqual(languagesForExtension('.nosuchext'), ['text']);
 });

@@ -28,6 +28,19 @@ export function detectLanguage(filePath: string): string {
 }
 
 /**
+ * Every language a file whose name ends with `ext` (with the dot, as a glob
+ * `*.ext` matches it) can be detected as: the extension's, or 'text', plus
+ * those of the well-known file names with that ending (`CMakeLists.txt` is
+ * cmake, not text). A superset, so a language filter built from it never
+ * drops a file the glob keeps.
+ */
+export function languagesForExtension(ext: string): string[] {
+  const out = new Set([detectLanguage(`x${ext}`)]);
+  for (const [name, id] of BY_FILE_NAME) if (name.endsWith(ext)) out.add(id);
+  return [...out].sort();
+}
+
+/**
  * What users type for a language (`--lang`, `lang:` in a query, MCP
  * `language`) besides the ids themselves, from the table's `aliases`: the
  * one map every entry point resolves through (resolveLanguage).

@@ -89,6 +89,25 @@ describe('compileFilter', () => {
     ]);
   });
 
+  it('narrows extension globs to the languages their files can have, still checking the glob', () => {
+    const py = compileFilter({ include: ['**/*.py'] });
+    assert.deepEqual(py.store, { languages: ['python'] });
+    assert.equal(py.lossy, true, '.pyi files are python too');
+    assert.ok(py.accepts!('a/b.py') && !py.accepts!('a/b.pyi'));
+    // A well-known file name with that ending keeps its own language in the set.
+    assert.deepEqual(compileFilter({ include: ['*.txt'] }).store, { languages: ['cmake', 'text'] });
+    assert.deepEqual(compileFilter({ include: ['*.go', '**/*.rs'] }).store, {
+      languages: ['go', 'rust'],
+    });
+    assert.deepEqual(compileFilter({ include: ['*.py'], languages: ['py', 'go'] }).store, {
+      languages: ['python'],
+    });
+    // Anything but an extension glob among the includes: nothing can be pushed down.
+    assert.deepEqual(compileFilter({ include: ['*.py', '**/test/**'] }).store, {});
+    assert.deepEqual(compileFilter({ include: ['*.test.ts'] }).store, {});
+    assert.deepEqual(compileFilter({ include: ['*.py', 'src/**'] }).store, {});
+  });
+
   it('excludes, pushing whole directories down to the store', () => {
     const f = compileFilter({ exclude: ['vendor/**', '**/*.test.ts', 'docs'] });
     assert.deepEqual(f.store.excludePathPrefixes, ['vendor/', 'docs/']);

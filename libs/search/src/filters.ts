@@ -11,7 +11,7 @@
  * - a plain path (`libs/search`, `README.md`, `docs/`) matches that file or
  *   everything under that directory, which is what `--path src` means.
  */
-import { checkedLanguage, detectLanguage } from '@codesift/analysis';
+import { checkedLanguage, detectLanguage, languagesForExtension } from '@codesift/analysis';
 import { CodesiftError } from '@codesift/core';
 import type { SearchFilter as StoreFilter } from '@codesift/stores';
 import picomatch from 'picomatch';
@@ -34,7 +34,12 @@ interface CompiledPattern {
   subtree: boolean;
   /** Prefix a store may drop when this pattern excludes: a whole directory ('' when none). */
   excludePrefix: string;
+  /** For an extension glob (`*.py`, `**\/*.py`): the languages its files can have; else null. */
+  languages: string[] | null;
 }
+
+/** `*.py` or `**\/*.py` at any depth: a file-extension glob. */
+const EXTENSION_GLOB = /^(?:\*\*\/)?\*(\.[\p{L}\p{N}_+-]+)$/u;
 
 function normalizePattern(raw: string): string {
   let p = raw.trim().replaceAll('\\', '/');
@@ -62,6 +67,7 @@ function compilePattern(raw: string): CompiledPattern {
       prefix: p.endsWith('/') ? under : dir,
       subtree: true,
       excludePrefix: under,
+      languages: null,
     };
   }
   let test: (path: string) => boolean;
@@ -73,12 +79,14 @@ function compilePattern(raw: string): CompiledPattern {
     });
   }
   const base = scan.base.replace(/\/+$/, '');
+  const ext = EXTENSION_GLOB.exec(p);
   const subtree = base !== '' && scan.glob === '**';
   return {
     test,
     prefix: base === '' ? '' : `${base}/`,
     subtree,
     excludePrefix: subtree ? `${base}/` : '',
+    languages: ext ? languagesForExtension(ext[1]!) : null,
   };
 }
 
@@ -108,6 +116,17 @@ export function compileFilter(filter: SearchFilter | undefined): CompiledFilter 
       if (!include.every((p) => p.subtree)) lossy = true;
     } else {
       lossy = true;
+      // Extension globs only (`**/*.py`): no prefix, but the languages their files can
+      // have narrow what the stores return (a superset: `accepts` still checks the glob).
+      const byExtension = include.every((p) => p.languages !== null)
+        ? [...new Set(include.flatMap((p) => p.languages!))]
+        : null;
+      if (byExtension !== null) {
+        const kept = store.languages
+          ? store.languages.filter((l) => byExtension.includes(l))
+          : byExtension;
+        if (kept.length > 0) store.languages = kept;
+      }
     }
   }
   // An exclude can go down only when it removes a whole directory (`vendor/**`, `vendor`);
