@@ -60,6 +60,16 @@ export interface PlanOptions {
   postingsBudget?: number;
 }
 
+/** The summed document frequency of `terms`: the postings a query over them reads. */
+export function postingsOf(
+  terms: readonly WeightedTerm[],
+  df: ReadonlyMap<string, number>,
+): number {
+  let postings = 0;
+  for (const t of terms) postings += df.get(t.term) ?? 0;
+  return postings;
+}
+
 /** BM25 IDF as FTS5 computes it (floored at 1e-6), so ranking follows the real scores. */
 export function idf(df: number, total: number): number {
   const v = Math.log((total - df + 0.5) / (df + 0.5));

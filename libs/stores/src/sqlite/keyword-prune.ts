@@ -24,7 +24,7 @@
  * rows, nothing skippable) the search runs unpruned.
  */
 import type { WeightedTerm } from '../fts-query.js';
-import { idf } from './keyword-plan.js';
+import { idf, postingsOf } from './keyword-plan.js';
 
 /** FTS5's bm25() k1 (fts5_aux.c): a term's share of a row's score stays below IDF x (k1 + 1). */
 export const FTS5_BM25_K1 = 1.2;
@@ -86,9 +86,7 @@ export function probeTerms(
   limit: number,
 ): WeightedTerm[] | null {
   if (total < PRUNE_MIN_CHUNKS) return null;
-  let postings = 0;
-  for (const t of terms) postings += df.get(t.term) ?? 0;
-  if (postings < PRUNE_MIN_POSTINGS) return null;
+  if (postingsOf(terms, df) < PRUNE_MIN_POSTINGS) return null;
   const probe: WeightedTerm[] = [];
   let probed = 0;
   let highestFloor = 0;
@@ -121,14 +119,17 @@ export function requiredTerms(
   const skipped = new Set<WeightedTerm>();
   let sum = 0;
   let skippedPostings = 0;
-  let postings = 0;
-  for (const t of terms) postings += df.get(t.term) ?? 0;
   for (const { t, bound } of bounded) {
     if (sum + bound >= limit) break;
     sum += bound;
     skipped.add(t);
     skippedPostings += df.get(t.term) ?? 0;
   }
-  if (skipped.size === terms.length || skippedPostings < postings * MIN_SKIPPED_SHARE) return null;
+  if (
+    skipped.size === terms.length ||
+    skippedPostings < postingsOf(terms, df) * MIN_SKIPPED_SHARE
+  ) {
+    return null;
+  }
   return terms.filter((t) => !skipped.has(t));
 }

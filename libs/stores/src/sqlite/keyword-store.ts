@@ -11,7 +11,7 @@ import type { Chunk, UnitKind } from '@codesift/core';
 import { groupByBoost, normalizeTerms, type WeightedTerm } from '../fts-query.js';
 import type { KeywordDoc, KeywordHit, KeywordQuery } from '../ports.js';
 import { type BridgeAssoc, CHUNK_TEXT, type ChunkText, chunkColumns } from './bridge-assoc.js';
-import { planTerms, type TermPlan } from './keyword-plan.js';
+import { planTerms, postingsOf, type TermPlan } from './keyword-plan.js';
 import { probeTerms, requiredTerms } from './keyword-prune.js';
 import { SCOPE_MAX_SHARE, scopeCondition } from './keyword-scope.js';
 import { chunked, filterSql, IN_BATCH, type SqliteContext, sqlList } from './sql.js';
@@ -276,9 +276,7 @@ export class KeywordStore {
     if (scope === null) return null;
     // A one-term plan looked up no frequencies: ask for its one.
     const df = stats?.df ?? this.stats.lookup(terms.map((t) => t.term));
-    let postings = 0;
-    for (const t of terms) postings += df.get(t.term) ?? 0;
-    const cap = Math.floor(postings * SCOPE_MAX_SHARE);
+    const cap = Math.floor(postingsOf(terms, df) * SCOPE_MAX_SHARE);
     if (cap < 1) return null;
     const { n } = this.ctx
       .stmt(`SELECT count(*) AS n FROM (SELECT 1 FROM chunks WHERE ${scope.where} LIMIT ?)`)

@@ -406,24 +406,13 @@ export class VectorStore {
     return this.hitsFor(best(kept, limit));
   }
 
-  /** The f32 vectors of rows `which` of `rows` (row j at j x dims), from sqlite-vec. */
-  private readRows(rows: FilteredRows, which: ArrayLike<number>): Float32Array {
-    return readVectors(
-      this.ctx,
-      'chunk_vectors',
-      this.requireDims(),
-      Array.from(which, (i) => rows.seqs[i]!),
-      (j) => ({ chunk: rows.chunks[which[j]!]!, offset: rows.offsets[which[j]!]! }),
-    );
-  }
-
   /** Exact cosine distances to `rows` (their vectors read from sqlite-vec), best `limit`. */
   private exactOver(rows: FilteredRows, vector: Float32Array, limit: number): VectorHit[] {
     const dims = this.requireDims();
-    const data = this.readRows(
-      rows,
-      Array.from(rows.seqs, (_, i) => i),
-    );
+    const data = readVectors(this.ctx, 'chunk_vectors', dims, rows.seqs, (i) => ({
+      chunk: rows.chunks[i]!,
+      offset: rows.offsets[i]!,
+    }));
     // The graph's own distance function, so both paths rank alike.
     const found = exactCosine(
       data,
