@@ -155,12 +155,20 @@ describe('cluster traces and metrics (end to end)', () => {
     const files = Object.keys(TREE);
     const writerSpan = (s: ReceivedSpan[], file: string) =>
       s.find((x) => consumerOf(x) === 'writer' && listsPath(x, file));
-    const spans = await receiver.waitFor(
-      (s) => files.every((f) => writerSpan(s, f) !== undefined),
-      30_000,
-    );
+    // Each service exports its spans in its own batches, so a writer span can
+    // arrive before its ancestors: wait for every chain to reach its root. On
+    // a timeout the assertions below say which hop is missing.
+    const reachesRoot = (s: ReceivedSpan[], file: string) => {
+      const span = writerSpan(s, file);
+      return span !== undefined && ancestry(span, s).at(-1)!.parentSpanId === undefined;
+    };
+    const spans = await receiver
+      .waitFor((s) => files.every((f) => reachesRoot(s, f)), 30_000)
+      .catch(() => receiver.spans);
     for (const file of files) {
-      const chain = ancestry(writerSpan(spans, file)!, spans);
+      const span = writerSpan(spans, file);
+      assert.ok(span, `${file}: no writer span`);
+      const chain = ancestry(span, spans);
       const hops = chain
         .map(consumerOf)
         .filter((c) => c !== undefined)

@@ -63,10 +63,17 @@ async function indexSearchClear(call: Call, root: string): Promise<void> {
   const indexed = await call('index_codebase', {}, (p) => progress.push(p));
   assert.equal(indexed.isError, undefined, text(indexed));
   assert.match(text(indexed), /Indexed .* 122 files new or changed/);
+  const job = (indexed.structuredContent as { job: { files_done: number; files_total: number } })
+    .job;
+  assert.deepEqual({ done: job.files_done, total: job.files_total }, { done: 122, total: 122 });
   assert.ok(progress.length >= 1, 'progress notifications arrived');
+  // The server sends 122 of 122 last, but an SDK 1.x client drops a
+  // notification that it reads in one chunk with the answer (see
+  // LAST_PROGRESS_GAP_MS in index-codebase.ts), which a loaded machine can
+  // cause: the answer above carries the final count either way.
   const last = progress.at(-1)!;
-  assert.equal(last.progress, 122);
-  assert.equal(last.total, 122);
+  assert.ok(last.progress <= 122, `progress ${last.progress} of ${last.total}`);
+  if (last.progress === 122) assert.equal(last.total, 122);
   for (let i = 1; i < progress.length; i++) {
     assert.ok(progress[i]!.progress > progress[i - 1]!.progress, 'progress only grows');
   }

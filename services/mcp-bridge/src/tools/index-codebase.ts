@@ -7,6 +7,16 @@ import { errorResult, errorResultFrom, okResult } from './results.js';
 
 /** Least time between two progress notifications; the last one is always sent. */
 const PROGRESS_EVERY_MS = 250;
+/**
+ * Pause between the last progress notification and the answer. SDK 1.x
+ * clients dispatch a notification a microtask later but a response at once,
+ * so when both arrive in one read the response retires the progress token
+ * first and the last count is dropped, with an "unknown token" error on the
+ * client (modelcontextprotocol/typescript-sdk#2580). A short gap lets an
+ * idle client read them apart; a starved one can still merge them, so the
+ * answer itself carries the final counts.
+ */
+const LAST_PROGRESS_GAP_MS = 20;
 
 export const indexCodebaseInput = {
   rebuild: z
@@ -110,6 +120,7 @@ export function registerIndexCodebase(server: McpServer, workspace: LocalWorkspa
       // throttled last update was otherwise lost under load).
       if (token !== undefined && final.filesDone > sentDone) lastSend = send(final);
       await lastSend;
+      if (token !== undefined) await new Promise((r) => setTimeout(r, LAST_PROGRESS_GAP_MS));
       if (final.state === 'failed') {
         return errorResult(
           `indexing ${workspace.root} failed: ${final.error ?? 'unknown error'}`,
