@@ -24,5 +24,6 @@ export {
   inferFocus,
   LONG_REPORT_CHARS,
   reportLeadEnd,
+  TEST_WORDS,
 } from './focus/infer-focus.js';
 export { IDENTIFIER_SHAPES } from './parse/shape.js';

@@ -63,6 +63,7 @@ import type { VariantSources } from './planning/variants.js';
 import { type QueryEmbedder, queryEmbedderFor } from './query-embedder.js';
 import { type Fused, fuseSides, type Ranked, rank } from './ranking.js';
 import { readTemplateLines } from './repo-templates.js';
+import { mentionsTestWord, readOwnTestWords } from './repo-test-words.js';
 import { type Retrieved, retrievalReasons, retrieve } from './retrieval.js';
 import { rewriteBudget, rewriteStep } from './rewrite-step.js';
 import { localSearchIndex, type SearchIndex } from './search-index.js';
@@ -181,6 +182,9 @@ function round(ms: number): number {
   return Math.round(ms * 1000) / 1000;
 }
 
+/** What the planner reads from the indexed repository (PlannerConfig). */
+type RepoFacts = Pick<PlannerConfig, 'templateLines' | 'ownTestWords'>;
+
 /** The plan step's result: the plan and its compiled filter. */
 interface Planned {
   parsed: ParsedQuery;
@@ -194,6 +198,7 @@ class Engine implements SearchEngine {
   private closed = false;
   private chunkCount: { at: number; n: number } | null = null;
   private templates: { at: number; lines: ReadonlySet<string> } | null = null;
+  private ownWords: { at: number; words: ReadonlySet<string> } | null = null;
   /** The model's phrasings per (index version, question, count). */
   private readonly phrasings = new PhrasingsCache(PHRASINGS_CACHE_SIZE);
   /** The vector similarity text without meaning reaches here, per index version (noise-floor.ts). */
@@ -231,9 +236,10 @@ class Engine implements SearchEngine {
         ? undefined
         : { at: t0 + request.deadlineMs, ms: request.deadlineMs };
 
-    // 1. plan (with the repository's issue templates as boilerplate), then 1b. the LLM rewrite when the plan decided so.
-    const templates = await this.templateLines();
-    const planned = this.planStep(query, options, request, t0, templates);
+    // 1. plan (with what the repository tells: its issue templates as boilerplate, its own
+    // test words), then 1b. the LLM rewrite when the plan decided so.
+    const repo = await this.repoFacts(query);
+    const planned = this.planStep(query, options, request, t0, repo);
     const { parsed, filter } = planned;
     let plan = planned.plan;
     const degradedRewrite: string[] = [];
@@ -259,7 +265,7 @@ class Engine implements SearchEngine {
       const p = await phrasing;
       degradedRewrite.push(...p.degraded);
       viewSources = { phrasings: p.phrasings };
-      plan = withVariants(plan, parsed, options, this.configFor(request, templates), viewSources);
+      plan = withVariants(plan, parsed, options, this.configFor(request, repo), viewSources);
       const note = p.plan?.fallback
         ? `llm phrasings: fell back, ${p.plan.fallback}`
         : `llm phrasings: ${p.phrasings.length} from ${p.plan?.model}${p.plan?.cached ? ' (cached)' : ''}`;
@@ -281,7 +287,7 @@ class Engine implements SearchEngine {
       bridgeMs = step.ms;
       if (plan.bridge.terms.length > 0) {
         // The query's own view is planned again, with the bridged terms.
-        plan = withVariants(plan, parsed, options, this.configFor(request, templates), viewSources);
+        plan = withVariants(plan, parsed, options, this.configFor(request, repo), viewSources);
       }
     }
     // Runs beside the sides (a remote index answers over the network); a failure only
@@ -300,13 +306,7 @@ class Engine implements SearchEngine {
       if (plan.variants.list.length > 1) {
         // The rewrite's terms are the query's own now: the query's view is planned again.
         if (plan.llmRewrite.terms.length > 0) {
-          plan = withVariants(
-            plan,
-            parsed,
-            options,
-            this.configFor(request, templates),
-            viewSources,
-          );
+          plan = withVariants(plan, parsed, options, this.configFor(request, repo), viewSources);
         }
         const sources = { index: this.index, embedder: this.batchedEmbedder };
         const tv = performance.now();
@@ -390,9 +390,9 @@ class Engine implements SearchEngine {
     };
   }
 
-  /** The planner's settings for one request: its synonyms and the repository's issue-template lines. */
-  private configFor(request: SearchRequest, templateLines: ReadonlySet<string>): PlannerConfig {
-    return { ...withRequestSynonyms(this.planner, request), templateLines };
+  /** The planner's settings for one request: its synonyms and what the repository tells. */
+  private configFor(request: SearchRequest, repo: RepoFacts): PlannerConfig {
+    return { ...withRequestSynonyms(this.planner, request), ...repo };
   }
 
   /**
@@ -433,9 +433,9 @@ class Engine implements SearchEngine {
     options: PlanOptions,
     request: SearchRequest,
     t0: number,
-    templateLines: ReadonlySet<string>,
+    repo: RepoFacts,
   ): Planned {
-    const config = this.configFor(request, templateLines);
+    const config = this.configFor(request, repo);
     const { parsed, rewrite } = rewriteAndParse(query, options, config);
     const tp = performance.now();
     const plan = planQuery(parsed, options, config, rewrite);
@@ -480,6 +480,23 @@ class Engine implements SearchEngine {
   ): Promise<{ ranked: Ranked[]; evidence: Evidence }> {
     const evidence = await gatherEvidence(this.index, plan, fused);
     return { ranked: rank(plan, fused, evidence), evidence };
+  }
+
+  /**
+   * What the planner reads from the repository itself, each read again only
+   * when the index changes: the issue templates' lines (repo-templates.ts)
+   * and, for a query holding a test word, the test words its paths use for
+   * its own code (repo-test-words.ts; listing the paths is not free on a
+   * large index, so other queries skip it).
+   */
+  private async repoFacts(query: string): Promise<RepoFacts> {
+    const templateLines = await this.templateLines();
+    if (!mentionsTestWord(query)) return { templateLines };
+    const at = (await this.index.meta()).updatedAt;
+    if (this.ownWords?.at !== at) {
+      this.ownWords = { at, words: await readOwnTestWords(this.index) };
+    }
+    return { templateLines, ownTestWords: this.ownWords.words };
   }
 
   /** The issue templates' lines (repo-templates.ts), read again only when the index changes. */

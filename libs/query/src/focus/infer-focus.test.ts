@@ -71,3 +71,19 @@ test('pasted material in a bug report is not a cue (reports on, the default)', (
   // Short multi-line questions are read whole.
   assert.equal(focus('where is the walker\nand how is it tested'), 'tests');
 });
+
+test("the repository's own test words are no cue; the others still are", () => {
+  const ownTestWords = new Set(['test', 'tests', 'pytest']);
+  const q = 'pytest --pdb does not run tearDown for skipped tests';
+  assert.equal(focus(q), 'tests');
+  const own = inferFocus(parseQuery(q), { ownTestWords });
+  assert.equal(own.focus, 'implementation');
+  assert.match(own.reason, /"pytest" names this repository's own code/);
+  // A test word the repository does not use for its code still asks for tests.
+  assert.equal(
+    inferFocus(parseQuery('tests for the fixtures of the runner'), { ownTestWords }).focus,
+    'tests',
+  );
+  // And so does a test identifier.
+  assert.equal(inferFocus(parseQuery('where is test_skip_marks'), { ownTestWords }).focus, 'tests');
+});

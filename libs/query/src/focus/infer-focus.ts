@@ -21,7 +21,9 @@
  *    otherwise crowd out the definitions (the codelibrarian finding); tests
  *    still show up, at half score.
  * Words inside stack traces are not cues: a pasted trace mentions `test`
- * frames without the user asking about tests.
+ * frames without the user asking about tests. Nor are the test words the
+ * repository uses for its own code (`ownTestWords`): in a test runner's
+ * repository "test" is what the implementation is about.
  *
  * With `reports` on (the default), pasted material is not a cue either,
  * since it is what the user saw, not what they ask for:
@@ -163,6 +165,12 @@ export const LONG_REPORT_CHARS = 400;
 export interface InferFocusOptions {
   /** Ignore pasted material as cues (boilerplate, code blocks, a long report's body); default true. */
   reports?: boolean;
+  /**
+   * Test words that name the repository's own code (a test runner's "test",
+   * a mocking library's "mock"; the engine reads them from the index's
+   * paths): no cue there. Default: none.
+   */
+  ownTestWords?: ReadonlySet<string>;
 }
 
 /** Spans of fenced code blocks and console lines (`>>> x`, `$ cmd`, `In [1]:`). */
@@ -232,9 +240,14 @@ export function inferFocus(query: ParsedQuery, options: InferFocusOptions = {}):
   let testWord: string | null = null;
   let implWord: string | null = null;
   let weakImpl: string | null = null;
+  let ownWord: string | null = null;
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
     if (TEST_WORDS.has(w) && !inLead[i]) continue;
+    if (TEST_WORDS.has(w) && options.ownTestWords?.has(w)) {
+      ownWord ??= w;
+      continue;
+    }
     if (TEST_WORDS.has(w)) {
       const negated =
         (i > 0 && NEGATIONS.has(words[i - 1]!)) || (i > 1 && NEGATIONS.has(words[i - 2]!));
@@ -251,6 +264,24 @@ export function inferFocus(query: ParsedQuery, options: InferFocusOptions = {}):
   const testIdent = userTerms.find(
     (t) => !t.stop && t.start < leadEnd && IDENTIFIER_SHAPES.has(t.shape) && isTestIdentifier(t),
   );
+  const result = decide(query, userTerms, { testWord, implWord, weakImpl, testIdent });
+  return ownWord === null
+    ? result
+    : { ...result, reason: `${result.reason}; "${ownWord}" names this repository's own code` };
+}
+
+/** Rules 2 to 7 of the module comment, over the cues found. */
+function decide(
+  query: ParsedQuery,
+  userTerms: TermNode[],
+  cues: {
+    testWord: string | null;
+    implWord: string | null;
+    weakImpl: string | null;
+    testIdent: TermNode | undefined;
+  },
+): FocusResult {
+  const { testWord, implWord, weakImpl, testIdent } = cues;
 
   if (testWord && implWord) {
     return {

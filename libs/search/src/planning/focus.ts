@@ -100,6 +100,8 @@ export interface FocusSettings {
   reports: boolean;
   /** The doc multiplier when doc demotion is on, else 1. */
   docMultiplier: number;
+  /** Test words naming the repository's own code (repo-test-words.ts): no focus cue. */
+  ownTestWords?: ReadonlySet<string>;
 }
 
 export function planFocus(
@@ -108,7 +110,12 @@ export function planFocus(
   settings: FocusSettings,
 ): QueryPlan['focus'] {
   const inferred =
-    explicit === undefined ? inferFocus(parsed, { reports: settings.reports }) : null;
+    explicit === undefined
+      ? inferFocus(parsed, {
+          reports: settings.reports,
+          ...(settings.ownTestWords ? { ownTestWords: settings.ownTestWords } : {}),
+        })
+      : null;
   const focus = explicit ?? inferred!.focus;
   let docMultiplier = 1;
   let docTreeMultiplier = 1;

@@ -359,6 +359,7 @@ export function planQuery(
     multiplier: config.focusMultiplier,
     reports: on.reportFocus,
     docMultiplier: on.docDemotion ? config.docMultiplier : 1,
+    ...(config.ownTestWords ? { ownTestWords: config.ownTestWords } : {}),
   });
   const out = focus.focus === 'tests' ? 'non-test files' : 'test files';
   reasons.push(

@@ -360,6 +360,12 @@ export interface PlannerConfig extends PlannerSwitches {
    * boilerplate. The engine reads them from the index; absent: none.
    */
   templateLines?: ReadonlySet<string>;
+  /**
+   * Test words that name the indexed repository's own code
+   * (repo-test-words.ts): focus inference does not read them as asking for
+   * tests. The engine reads them from the index; absent: none.
+   */
+  ownTestWords?: ReadonlySet<string>;
   /** Query variants by default (0: off) and the kinds they use. */
   variants: number;
   variantKinds: readonly VariantKind[];
