@@ -82,7 +82,7 @@ export interface EvalOptions {
   /**
    * Feature switches passed with every search (expansion, anchors,
    * focusScoring, definitions, boilerplate, reportFocus, docDemotion,
-   * fileCoverage, fileScore, vectorWeight, planning, bridge), the LLM rewrite's mode and
+   * fileCoverage, nameOrder, fileScore, vectorWeight, planning, bridge), the LLM rewrite's mode and
    * the query variants (count, kinds, merge), for ablations.
    */
   switches?: EvalSwitches;
@@ -117,6 +117,7 @@ export type EvalSwitches = Pick<
   | 'bridge'
   | 'minEvidence'
   | 'fileCoverage'
+  | 'nameOrder'
   | 'vectorContrast'
   | 'variants'
   | 'variantKinds'

@@ -6,6 +6,7 @@
  */
 import type { KeywordHit, VectorHit } from '@codesift/stores';
 import { collapseByPath, collapseDecayed } from './collapse.js';
+import { orderByNames } from './definition-names.js';
 import { collapseByCoverage } from './file-coverage.js';
 import { type FusedHit, fuse } from './fusion.js';
 import { type Candidate, type Rescored, rescore } from './planning/rescore.js';
@@ -115,6 +116,9 @@ export function rank(plan: QueryPlan, fused: Fused, evidence: BoostEvidence): Ra
               (r) => r.fused * r.focusMultiplier,
             )
           : collapseByPath(ranked);
+  } else if (plan.names !== null) {
+    // Each file's chunks by the query words their definitions' names hold, in the file's positions.
+    ranked = orderByNames(ranked, (id) => fused.keywordById.get(id), plan.names);
   }
   return ranked.slice(0, plan.collapseFiles ? plan.limit : plan.limit * UNIT_CANDIDATE_FACTOR);
 }

@@ -25,6 +25,7 @@
  *       "bridge": false,               // offline vocabulary bridge for natural-language queries
  *       "minEvidence": true,           // no results when none of the query's own terms is indexed
  *       "fileCoverage": true,          // file results of a short query also by the query words each file covers
+ *       "nameOrder": true,             // the chunk list: a file's chunks also by the query words their function names hold
  *       "vectorContrast": false,       // linear fusion: vector weight x how peaked its list is against the index's noise
  *       "fileScore": "best",           // or "decayed" (with file results)
  *       "fileDecay": 0.5

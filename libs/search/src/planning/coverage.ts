@@ -25,16 +25,17 @@ export const FILE_COVERAGE_WEIGHT = 0.3;
 /** Words shorter than this (`id`, `io`) start too many words to be evidence. */
 export const MIN_COVERAGE_WORD = 3;
 
-export function planCoverage(
+/**
+ * The query words coverage counts (the query's own plain words, at least
+ * MIN_COVERAGE_WORD long; of a long report, those of its short first line),
+ * or why there are none.
+ */
+export function coverageWords(
   parsed: ParsedQuery,
   terms: readonly PlannedTerm[],
-  collapsingBest: boolean,
-  enabled: boolean,
-): { plan: QueryPlan['files']['coverage']; reason: string } {
-  if (!enabled) return { plan: null, reason: 'word coverage off' };
-  if (!collapsingBest) return { plan: null, reason: 'no word coverage (not best-chunk files)' };
+): { words: string[]; long: boolean } | { none: string } {
   if (parsed.isIdentifierOnly) {
-    return { plan: null, reason: 'no word coverage (identifiers only: the definition decides)' };
+    return { none: 'identifiers only: the definition decides' };
   }
   // A long report's words point everywhere; its first line, a title or a
   // commit subject, is the short query the report is about.
@@ -44,10 +45,7 @@ export function planCoverage(
     long &&
     (summary.length > PATH_EVIDENCE_CHARS || summary.length === parsed.text.trim().length)
   ) {
-    return {
-      plan: null,
-      reason: `no word coverage (${parsed.text.length} chars: a report's words point everywhere)`,
-    };
+    return { none: `${parsed.text.length} chars: a report's words point everywhere` };
   }
   const summaryWords = long ? new Set(summary.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) : null;
   const words = [
@@ -64,7 +62,21 @@ export function planCoverage(
         .map((t) => t.term),
     ),
   ];
-  if (words.length < 2) return { plan: null, reason: 'no word coverage (fewer than two words)' };
+  if (words.length < 2) return { none: 'fewer than two words' };
+  return { words, long };
+}
+
+export function planCoverage(
+  parsed: ParsedQuery,
+  terms: readonly PlannedTerm[],
+  collapsingBest: boolean,
+  enabled: boolean,
+): { plan: QueryPlan['files']['coverage']; reason: string } {
+  if (!enabled) return { plan: null, reason: 'word coverage off' };
+  if (!collapsingBest) return { plan: null, reason: 'no word coverage (not best-chunk files)' };
+  const w = coverageWords(parsed, terms);
+  if ('none' in w) return { plan: null, reason: `no word coverage (${w.none})` };
+  const { words, long } = w;
   return {
     plan: { words, weight: FILE_COVERAGE_WEIGHT },
     reason: `plus ${FILE_COVERAGE_WEIGHT} x the share of ${words.join(', ')}${long ? ' (its first line)' : ''} the file covers (rare words weigh most, its name's twice)`,

@@ -44,6 +44,7 @@ import { adaptiveVectorWeight } from './fusion-weights.js';
 import { keywordTerms } from './keyword-terms.js';
 import { hasQueryFilters, mergeFilters } from './merge-filter.js';
 import { evidenceReason, planEvidence } from './min-evidence.js';
+import { planNameOrder } from './name-order.js';
 import { classifyProse, decideRewrite } from './rewrite-decision.js';
 import { allSwitches, resolveSwitches } from './switches.js';
 import type {
@@ -407,6 +408,9 @@ export function planQuery(
     );
   }
 
+  const names = planNameOrder(parsed, terms, collapseFiles, on.nameOrder, identifiers);
+  reasons.push(names.reason);
+
   const llmRewrite = planLlmRewrite(parsed, options);
   reasons.push(`llm rewrite: ${llmRewrite.decision}, ${llmRewrite.reason}`);
   const bridge = planBridge(parsed, on.bridge);
@@ -428,6 +432,7 @@ export function planQuery(
     anchors: { enabled: anchorsOn, list, maxBoost },
     focus,
     files,
+    names: names.plan,
     boostDepth: Math.min(depth, MAX_BOOST_DEPTH),
     llmRewrite,
     bridge,

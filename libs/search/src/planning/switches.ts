@@ -46,6 +46,12 @@ export interface PlannerSwitches {
    */
   fileCoverage: boolean;
   /**
+   * The chunk list orders each file's chunks, in the positions they hold,
+   * by the query words their functions' and methods' names hold
+   * (definition-names.ts); default true.
+   */
+  nameOrder: boolean;
+  /**
    * Linear fusion weighs the vector side by how peaked its list is against
    * what random letter strings get from the same index, so a query the
    * model cannot place does not reorder the keyword side's files
@@ -68,6 +74,7 @@ const SWITCH_KEYS: Readonly<Record<PlannerSwitch, true>> = {
   bridge: true,
   minEvidence: true,
   fileCoverage: true,
+  nameOrder: true,
   vectorContrast: true,
 };
 

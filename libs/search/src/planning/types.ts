@@ -302,6 +302,12 @@ export interface QueryPlan {
      */
     coverage: { words: string[]; weight: number } | null;
   };
+  /**
+   * The chunk list: each file's chunks reordered, within the positions they
+   * hold, by the query words their definitions' names hold
+   * (definition-names.ts); null when it does not apply.
+   */
+  names: { words: string[]; weight: number } | null;
   /** Best fused candidates whose content is read for anchor matching. */
   boostDepth: number;
   llmRewrite: LlmRewritePlan;

@@ -124,6 +124,10 @@ const SWITCH_OPTIONS = {
     type: 'boolean',
     help: "a short query's files by their best chunk alone, not also by the query words they cover",
   },
+  'no-name-order': {
+    type: 'boolean',
+    help: "the chunk list: each file's chunks by score alone, not also by the query words their function names hold",
+  },
   'vector-contrast': {
     type: 'boolean',
     help: "linear fusion scales the vector weight by how peaked the query's vector list is against the index's noise (default off)",
@@ -245,6 +249,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (values['no-boilerplate']) switches.boilerplate = false;
   if (values['no-min-evidence']) switches.minEvidence = false;
   if (values['no-file-coverage']) switches.fileCoverage = false;
+  if (values['no-name-order']) switches.nameOrder = false;
   if (values['vector-contrast']) switches.vectorContrast = true;
   const rewrite = rewriteMode(values.rewrite);
   if (rewrite) switches.rewrite = rewrite;
