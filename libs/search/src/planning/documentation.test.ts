@@ -97,6 +97,17 @@ describe('changelogs and documentation trees', () => {
     assert.equal(reading.docTreeMultiplier, 1);
   });
 
+  it("a report's body does not ask for docs, its lead line does", () => {
+    const body = `${'Building fails on nested tables. '.repeat(14)}\nThe docs say this works.\n`;
+    assert.equal(focusFor(`Nested tables break the build\n${body}`).docMultiplier, 0.7);
+    assert.equal(focusFor(`The docs of nested tables are wrong\n${body}`).docMultiplier, 1);
+    const reading = planFocus(parseQuery(`Nested tables break the build\n${body}`), undefined, {
+      ...SETTINGS,
+      reports: false,
+    });
+    assert.equal(reading.docMultiplier, 1);
+  });
+
   it('a question about tests leaves the trees alone but still demotes changelogs', () => {
     const f = focusFor('the router tests fail on mounted paths');
     assert.equal(f.focus, 'tests');

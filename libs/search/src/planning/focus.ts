@@ -31,6 +31,7 @@ import {
   inDocTree,
   isChangelogPath,
   namesChangelog,
+  namesFileKind,
 } from './documentation.js';
 import { isMetadataPath, METADATA_MULTIPLIER, namesMetadata } from './metadata.js';
 import type { QueryPlan } from './types.js';
@@ -83,15 +84,14 @@ export function isProsePath(path: string): boolean {
   return dot > 0 && PROSE_EXTENSIONS.has(base.slice(dot));
 }
 
-function asksForDocs(parsed: ParsedQuery): string | null {
-  for (const t of parsed.terms) {
-    if (t.trace !== undefined) continue;
-    for (const w of t.value.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
-      if (DOC_WORDS.has(w)) return w;
-    }
-    if (t.shape === 'path' && isProsePath(t.value)) return t.value;
-  }
-  return null;
+/**
+ * The word or prose path by which the query asks for documentation; in a
+ * long pasted report only its lead line asks (namesFileKind), as for
+ * changelogs, examples and data files: "the docs say" in a report's body
+ * describes what the reporter read, not where to look.
+ */
+function asksForDocs(parsed: ParsedQuery, reports: boolean): string | null {
+  return namesFileKind(parsed, reports, isProsePath, DOC_WORDS);
 }
 
 export interface FocusSettings {
@@ -122,7 +122,7 @@ export function planFocus(
   let dataMultiplier = 1;
   let reason = inferred ? inferred.reason : `set by the request (${explicit})`;
   if (settings.scoring && focus === 'implementation' && settings.docMultiplier !== 1) {
-    const docWord = asksForDocs(parsed);
+    const docWord = asksForDocs(parsed, settings.reports);
     const exampleWord = asksForExamples(parsed, settings.reports);
     if (docWord === null) docMultiplier = settings.docMultiplier;
     else reason += `; asks for docs ("${docWord}"), prose not demoted`;
