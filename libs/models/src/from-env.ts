@@ -29,7 +29,7 @@ export function embedThreadsFromEnv(env: NodeJS.ProcessEnv = process.env): numbe
 /** The built-in model with CODESIFT_EMBED_THREADS threads. */
 export function createBuiltinEmbedderFromEnv(
   env: NodeJS.ProcessEnv = process.env,
-  options: Pick<BuiltinEmbedderOptions, 'thread'> = {},
+  options: Pick<BuiltinEmbedderOptions, 'thread' | 'workers'> = {},
 ): Promise<Embedder> {
   const threads = embedThreadsFromEnv(env);
   return createBuiltinEmbedder(threads === undefined ? options : { ...options, threads });

@@ -6,11 +6,14 @@
  */
 import { CodesiftError } from '@codesift/core';
 import type { Embedder } from '@codesift/models';
+import { longTextsInWorker } from './long-text-embedder.js';
 
 export async function embedderForIndex(
   name: string,
   dimensions: number,
   env: NodeJS.ProcessEnv,
+  /** Long texts in a model worker thread (long-text-embedder.ts): for long-lived engines. */
+  longTextWorker = false,
 ): Promise<Embedder> {
   // Loaded on demand: `codesift search --keyword-only` should not pay for model code.
   const models = await import('@codesift/models');
@@ -20,7 +23,13 @@ export async function embedderForIndex(
     // On the calling thread: a query is one short text (a few ms), a server's
     // engines already run in worker threads, and a hop to a model thread cost
     // search latency when measured (docs/BENCHMARKS.md, engine pool).
-    return models.createBuiltinEmbedderFromEnv(env, { thread: 'main' });
+    const inline = await models.createBuiltinEmbedderFromEnv(env, { thread: 'main' });
+    if (!longTextWorker) return inline;
+    // One worker with the same threads: a query is one text, and the keyword side
+    // holds this thread meanwhile.
+    return longTextsInWorker(inline, {
+      startWorker: () => models.createBuiltinEmbedderFromEnv(env, { thread: 'worker', workers: 1 }),
+    });
   }
   if (name.startsWith('ollama:')) {
     const host = env.OLLAMA_HOST?.trim();

@@ -140,7 +140,7 @@ async function createEngine(
     index.location,
     options.embedder,
     options.env ?? process.env,
-    options.preloadModel,
+    { preload: options.preloadModel, longTextWorker: options.longTextWorker },
   );
   // A server is ready once its model is, as before loading became lazy:
   // queries arriving during the load would otherwise wait behind it. A load

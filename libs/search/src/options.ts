@@ -32,6 +32,15 @@ export interface EngineSettings {
    * (or an engine that never searches) never loads it.
    */
   preloadModel?: boolean;
+  /**
+   * A long-lived engine (a server, MCP, a benchmark): the built-in model
+   * embeds long texts (pasted reports) in a worker thread, started on the
+   * first one, so that it computes while the keyword side's SQLite work
+   * holds this thread (long-text-embedder.ts). Default false: a one-shot
+   * search would pay the worker's start for nothing. Other embedders are
+   * unchanged.
+   */
+  longTextWorker?: boolean;
   env?: NodeJS.ProcessEnv;
   /** Default fusion; wins over the repository's config file. */
   fusion?: FusionMode;

@@ -25,7 +25,7 @@ export function queryEmbedderFor(
   location: string,
   embedder: Embedder | null | undefined,
   env: NodeJS.ProcessEnv,
-  preload = false,
+  load: { preload?: boolean | undefined; longTextWorker?: boolean | undefined } = {},
 ): QueryEmbedder | null {
   if (meta.embedder === null || meta.dimensions === null || embedder === null) return null;
   if (embedder) {
@@ -44,10 +44,12 @@ export function queryEmbedderFor(
   // keyword search, so it starts only when wanted; it then overlaps with
   // whatever the caller does until the vector side awaits it.
   const start = () => {
-    loading ??= embedderForIndex(name, dimensions, env).catch((error: unknown) => ({ error }));
+    loading ??= embedderForIndex(name, dimensions, env, load.longTextWorker).catch(
+      (error: unknown) => ({ error }),
+    );
     return loading;
   };
-  if (preload) start();
+  if (load.preload) start();
   return {
     async get() {
       const loaded = await start();

@@ -8,6 +8,7 @@ import { retrieve } from './retrieval.js';
 import { plannerConfigFrom } from './search-config.js';
 import type { SearchIndex } from './search-index.js';
 import { hashEmbedder } from './testing/fixtures.js';
+import { retrieveVariants } from './variants-step.js';
 
 /** Busy-waits: SQLite's keyword query holds the thread like this. */
 function holdThread(ms: number): void {
@@ -84,6 +85,40 @@ describe('retrieve', () => {
     await Promise.all(plans.map((p) => retrieve(p, compileFilter(undefined), sources, {})));
     assert.equal(log[0], 'embed 2');
     assert.equal(log.filter((e) => e === 'keyword').length, 2);
+  });
+
+  it("sends the embedding view's text before the keyword-only views' keyword sides", async () => {
+    const log: string[] = [];
+    const sources = recordingSources(log);
+    await sources.embedder.get();
+    const embeds = plan('where are retries scheduled after a failure');
+    const keywordOnly = plan('OllamaEmbedder');
+    assert.equal(keywordOnly.vector.run, false);
+    // The keyword-only view first, as retrieveVariants may order them.
+    const limits = { afterEmbedRequest: true };
+    await Promise.all(
+      [keywordOnly, embeds].map((p) => retrieve(p, compileFilter(undefined), sources, limits)),
+    );
+    assert.equal(log[0], 'embed 1');
+    assert.equal(log.filter((e) => e === 'keyword').length, 2);
+  });
+
+  it("retrieveVariants: a pasted report's views all wait for its embedding request", async () => {
+    const log: string[] = [];
+    const sources = recordingSources(log);
+    await sources.embedder.get();
+    const trace = Array.from(
+      { length: 12 },
+      (_, i) => `    at Handler${i} (src/module${i}.ts:${i + 10}:5)`,
+    ).join('\n');
+    const p = plan(
+      `Bug report: after upgrading, search returns nothing.\nTypeError: Cannot read properties of undefined (reading "length")\n${trace}`,
+    );
+    const kinds = p.variants.list.map((v) => v.kind);
+    assert.ok(p.variants.list.length > 1, `a report has several views: ${kinds}`);
+    await retrieveVariants(p, compileFilter(undefined), sources, {});
+    assert.equal(log[0], 'embed 1');
+    assert.equal(log.filter((e) => e === 'keyword').length, p.variants.list.length);
   });
 
   it('does not wait for the vector side when the plan skips it', async () => {

@@ -48,7 +48,15 @@ export async function retrieve(
   plan: QueryPlan,
   filter: CompiledFilter,
   sources: RetrievalSources,
-  limits: Pick<SideLimits, 'deadlineAt' | 'signal'> & { deadlineMs?: number },
+  limits: Pick<SideLimits, 'deadlineAt' | 'signal'> & {
+    deadlineMs?: number;
+    /**
+     * Another view of the same query embeds: its request leaves before this
+     * keyword side starts too (retrieveVariants), or the views' keyword sides
+     * would all run before it.
+     */
+    afterEmbedRequest?: boolean;
+  },
 ): Promise<Retrieved> {
   const { index, embedder } = sources;
   const sideLimits = { deadlineAt: limits.deadlineAt, signal: limits.signal };
@@ -60,7 +68,7 @@ export async function retrieve(
   // The vector side starts first: embedding runs off the main thread (onnxruntime's
   // pool, or an HTTP request) while the synchronous keyword query runs here.
   let vectorSide = plan.vector.run ? startVector() : Promise.resolve(null);
-  if (plan.vector.run) await embedRequestSent();
+  if (plan.vector.run || limits.afterEmbedRequest) await embedRequestSent();
   const kw = await runSide(
     () =>
       fetchAccepted(

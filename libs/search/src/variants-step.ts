@@ -47,7 +47,12 @@ export async function retrieveVariants(
 ): Promise<VariantsRetrieved> {
   const variants = plan.variants.list;
   const plans = variants.map((v, i) => variantPlan(plan, v, i === 0));
-  const outcomes = await Promise.allSettled(plans.map((p) => retrieve(p, filter, sources, limits)));
+  // Every view's keyword side waits for the embedding request to leave, so that a model
+  // answering off this thread computes during all of them (retrieval.ts).
+  const viewLimits = { ...limits, afterEmbedRequest: plans.some((p) => p.vector.run) };
+  const outcomes = await Promise.allSettled(
+    plans.map((p) => retrieve(p, filter, sources, viewLimits)),
+  );
   const first = outcomes[0]!;
   if (first.status === 'rejected') throw first.reason;
   const retrieved: Retrieved = { ...first.value, degraded: [...first.value.degraded] };

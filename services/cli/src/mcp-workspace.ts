@@ -83,6 +83,7 @@ export function openMcpWorkspace(
         env: io.env,
         embedder: options.keywordOnly ? null : undefined,
         preloadModel: true,
+        longTextWorker: true,
       }),
     jobs,
     vectors,

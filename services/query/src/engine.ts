@@ -22,7 +22,9 @@ export async function openClusterEngine(
   stores: Pick<OpenFromEnvOptions, 'connectElasticsearch'> = {},
 ): Promise<SearchEngine> {
   // A server: the model loads at start, not on the first query.
-  const embedder = config.keywordOnly ? { embedder: null } : { preloadModel: true };
+  const embedder = config.keywordOnly
+    ? { embedder: null }
+    : { preloadModel: true, longTextWorker: true };
   if (config.store.kind === 'sqlite') {
     return openLocalEnginePool(
       { indexPath: config.store.indexPath, env, ...embedder },

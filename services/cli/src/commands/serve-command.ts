@@ -149,8 +149,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const engineOptions = {
     indexPath,
     env: { ...io.env },
-    // A server: the model loads at start, not on the first query.
+    // A server: the model loads at start, not on the first query, and long
+    // reports' embedding overlaps their keyword side.
     preloadModel: true,
+    longTextWorker: true,
     ...(values['keyword-only'] ? { embedder: null } : {}),
   };
   // Before the engine: its search threads join the traces only if the SDK
