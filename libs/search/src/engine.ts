@@ -197,8 +197,8 @@ interface Planned {
 class Engine implements SearchEngine {
   private closed = false;
   private chunkCount: { at: number; n: number } | null = null;
-  private templates: { at: number; lines: ReadonlySet<string> } | null = null;
-  private ownWords: { at: number; words: ReadonlySet<string> } | null = null;
+  /** What the repository tells the planner, for the index version `at` (repoFacts). */
+  private repo: (RepoFacts & { at: number; templateLines: ReadonlySet<string> }) | null = null;
   /** The model's phrasings per (index version, question, count). */
   private readonly phrasings = new PhrasingsCache(PHRASINGS_CACHE_SIZE);
   /** The vector similarity text without meaning reaches here, per index version (noise-floor.ts). */
@@ -490,22 +490,13 @@ class Engine implements SearchEngine {
    * large index, so other queries skip it).
    */
   private async repoFacts(query: string): Promise<RepoFacts> {
-    const templateLines = await this.templateLines();
-    if (!mentionsTestWord(query)) return { templateLines };
     const at = (await this.index.meta()).updatedAt;
-    if (this.ownWords?.at !== at) {
-      this.ownWords = { at, words: await readOwnTestWords(this.index) };
-    }
-    return { templateLines, ownTestWords: this.ownWords.words };
-  }
-
-  /** The issue templates' lines (repo-templates.ts), read again only when the index changes. */
-  private async templateLines(): Promise<ReadonlySet<string>> {
-    const at = (await this.index.meta()).updatedAt;
-    if (this.templates?.at !== at) {
-      this.templates = { at, lines: await readTemplateLines(this.index) };
-    }
-    return this.templates.lines;
+    if (this.repo?.at !== at)
+      this.repo = { at, templateLines: await readTemplateLines(this.index) };
+    const repo = this.repo;
+    if (!mentionsTestWord(query)) return { templateLines: repo.templateLines };
+    repo.ownTestWords ??= await readOwnTestWords(this.index);
+    return { templateLines: repo.templateLines, ownTestWords: repo.ownTestWords };
   }
 
   /** Counting walks the table (or asks a remote store), so it is cached until the index changes. */

@@ -164,7 +164,12 @@ function headerMatches(fd: number, dims: number, id: string): boolean {
   );
 }
 
-/** Whether `file` is the copy `stamp` describes: its header, and at least its length. */
+/** Whether the open file is the copy `stamp` describes: its header, and at least its length. */
+function isStamped(fd: number, dims: number, stamp: QuantizedStamp): boolean {
+  return headerMatches(fd, dims, stamp.id) && fstatSync(fd).size >= stamp.bytes;
+}
+
+/** Whether `file` is the copy `stamp` describes (isStamped). */
 export function stampMatches(file: string, dims: number, stamp: QuantizedStamp): boolean {
   let fd: number;
   try {
@@ -173,7 +178,7 @@ export function stampMatches(file: string, dims: number, stamp: QuantizedStamp):
     return false;
   }
   try {
-    return headerMatches(fd, dims, stamp.id) && fstatSync(fd).size >= stamp.bytes;
+    return isStamped(fd, dims, stamp);
   } finally {
     closeSync(fd);
   }
@@ -198,7 +203,7 @@ export function appendQuantized(
     return null;
   }
   try {
-    if (!headerMatches(fd, dims, stamp.id) || fstatSync(fd).size < stamp.bytes) return null;
+    if (!isStamped(fd, dims, stamp)) return null;
     ftruncateSync(fd, stamp.bytes);
     const bytes = writeSegments(fd, rows, dims, stamp.bytes);
     return { id: stamp.id, bytes, rows: stamp.rows + rows.keys.length };
