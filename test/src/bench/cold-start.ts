@@ -11,7 +11,8 @@
  * its threads): on a machine shared with other work the wall time moves with
  * the load, the CPU much less. The queries: a natural-language question (on
  * an index with vectors it loads the model), an identifier (no vector side)
- * and the question with --keyword-only.
+ * and the question with --keyword-only; with --filter, the question with
+ * each filter's options (`--filter="--lang python" --filter="--path src/**"`).
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -27,10 +28,14 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '10' },
     question: { type: 'string', default: 'parse command line arguments' },
     identifier: { type: 'string', default: 'OrderService12' },
+    // Filtered questions (repeatable): each adds a case, e.g. --filter "--lang python".
+    filter: { type: 'string', multiple: true, default: [] },
   },
 });
 if (!values.index) {
-  console.error('usage: cold-start.js --index <dir or .db> [--baseline <checkout>] [--runs N]');
+  console.error(
+    'usage: cold-start.js --index <dir or .db> [--baseline <checkout>] [--runs N] [--filter="<search options>"]...',
+  );
   process.exit(2);
 }
 const runs = Number(values.runs);
@@ -49,6 +54,10 @@ const cases: { what: string; args: string[] }[] = [
   { what: 'question', args: [values.question] },
   { what: 'identifier', args: [values.identifier] },
   { what: 'question, --keyword-only', args: ['--keyword-only', values.question] },
+  ...values.filter.map((f) => ({
+    what: `question, ${f}`,
+    args: [...f.split(' ').filter(Boolean), values.question],
+  })),
 ];
 
 /** One `codesift search`, in wall ms. */

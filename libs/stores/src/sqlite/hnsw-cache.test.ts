@@ -217,6 +217,7 @@ describe('HNSW vector cache', () => {
         exact: 0,
         quantized: 1,
         quantizedRows: 20000,
+        catalogs: 1,
       });
       assert.deepEqual(
         got.map((h) => h.id),
@@ -397,6 +398,8 @@ describe('HNSW vector cache', () => {
           );
         }
         const paths = r.vectorIndexState().filtered;
+        // The language and exclude filters build the catalog, once.
+        assert.equal(paths.catalogs, 1, JSON.stringify(paths));
         if (withCopy) {
           assert.equal(paths.quantized, filters.length * queries.length, JSON.stringify(paths));
         } else {
@@ -407,6 +410,67 @@ describe('HNSW vector cache', () => {
         r.close();
         exact.close();
       }
+    }
+  });
+
+  test('a one-shot directory filter reads its own rows, not a catalog of every row, and answers alike', async () => {
+    const file = tmpFile();
+    const dims = 32;
+    const data = clustered(6000, dims, 5, 40);
+    const recs = data.map((vector, i) => ({
+      id: `r${i}`,
+      path: `${i % 10 === 0 ? 'docs' : 'src'}/d${i % 40}/f${i}.ts`,
+      language: i % 50 === 0 ? 'go' : 'typescript',
+      vector,
+    }));
+    const w = openSqliteIndex(file, { hnsw: { minVectors: 1000 } });
+    w.setEmbedder('test', dims);
+    await w.vectors.upsert(recs);
+    w.close();
+    const queries = clustered(5, dims, 55, 40);
+    const open = () => openSqliteIndex(file, { readonly: true, hnsw: { minVectors: 1000 } });
+    // A long-lived reader whose catalog is built (by a language filter): a server.
+    const served = open();
+    try {
+      await served.vectors.search({
+        vector: queries[0]!,
+        limit: 10,
+        filter: { languages: ['go'] },
+      });
+      assert.equal(served.vectorIndexState().filtered.catalogs, 1);
+      for (const filter of [
+        { pathPrefixes: ['src/d3/', 'src/d13/'] },
+        { pathPrefixes: ['docs/'], languages: ['typescript'] },
+        { pathPrefixes: ['src/d1'], excludePathPrefixes: ['src/d12/'] },
+      ]) {
+        // A new reader: what a `codesift search` process meets.
+        const r = open();
+        try {
+          for (const vector of queries) {
+            const got = await r.vectors.search({ vector, limit: 10, filter });
+            assert.ok(got.length === 10, JSON.stringify(filter));
+            assert.deepEqual(got, await served.vectors.search({ vector, limit: 10, filter }));
+          }
+          const paths = r.vectorIndexState().filtered;
+          assert.equal(paths.catalogs, 0, `${JSON.stringify(filter)}: ${JSON.stringify(paths)}`);
+        } finally {
+          r.close();
+        }
+      }
+      // A directory holding most rows: the catalog, as before.
+      const r = open();
+      try {
+        await r.vectors.search({
+          vector: queries[0]!,
+          limit: 10,
+          filter: { pathPrefixes: ['src/'] },
+        });
+        assert.equal(r.vectorIndexState().filtered.catalogs, 1);
+      } finally {
+        r.close();
+      }
+    } finally {
+      served.close();
     }
   });
 

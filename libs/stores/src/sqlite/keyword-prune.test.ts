@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { KeywordDoc, KeywordQuery } from '../ports.js';
+import type { KeywordDoc, KeywordHit, KeywordQuery, SearchFilter } from '../ports.js';
 import { openSqliteIndex } from '../sqlite-index.js';
 import {
   MIN_SKIPPED_SHARE,
@@ -165,35 +165,50 @@ describe('pruned and scoped keyword search', () => {
     }
   });
 
-  test('an exclude filter answers as the unfiltered ranking with the excluded rows taken out', async () => {
+  test('a filter answers as the unfiltered ranking with the rows it drops taken out', async () => {
     const ix = openSqliteIndex(':memory:');
     try {
       const rnd = random(7);
       await ix.keyword.upsert(corpus(3000, rnd));
-      // A small exclusion (its probe suffices) and one of two thirds of the rows (it does not).
-      for (const prefixes of [['src/m1'], ['src/'], ['lib/', 'src/m2']]) {
+      const store = (ix as unknown as { kw: KeywordStore }).kw;
+      const keeps = (f: SearchFilter, h: KeywordHit) =>
+        (f.languages?.includes(h.language) ?? true) &&
+        (f.pathPrefixes?.some((p) => h.path.startsWith(p)) ?? true) &&
+        !(f.excludePathPrefixes?.some((p) => h.path.startsWith(p)) ?? false);
+      // Filters keeping most rows (their probe suffices: src/ is two thirds, typescript
+      // three quarters) and filters keeping few (go, lib/m3: the probe comes back short).
+      const filters: SearchFilter[] = [
+        { excludePathPrefixes: ['src/m1'] },
+        { excludePathPrefixes: ['src/'] },
+        { excludePathPrefixes: ['lib/', 'src/m2'] },
+        { languages: ['typescript'] },
+        { pathPrefixes: ['src/'] },
+        { languages: ['typescript'], excludePathPrefixes: ['lib/m4.'] },
+        { languages: ['go'] },
+        { languages: ['go'], pathPrefixes: ['lib/m3'] },
+      ];
+      for (const filter of filters) {
         for (let i = 0; i < 30; i++) {
           const terms = Array.from({ length: 2 + (i % 4) }, () => ({
             term: `w${Math.floor(100 ** rnd())}`,
             boost: 1,
           }));
           const limit = [1, 5, 10, 40][i % 4]!;
-          const got = await ix.keyword.search({
-            terms,
-            limit,
-            filter: { excludePathPrefixes: prefixes },
-          });
+          const got = await ix.keyword.search({ terms, limit, filter });
           const all = await ix.keyword.search({ terms, limit: 3000 });
-          const want = all
-            .filter((h) => !prefixes.some((p) => h.path.startsWith(p)))
-            .slice(0, limit);
+          const want = all.filter((h) => keeps(filter, h)).slice(0, limit);
           assert.deepEqual(
             got,
             want,
-            `${JSON.stringify(prefixes)} ${JSON.stringify(terms)} ${limit}`,
+            `${JSON.stringify(filter)} ${JSON.stringify(terms)} ${limit}`,
           );
         }
       }
+      // The broad filters were answered from their probe, and a filter whose probe came
+      // back short was not probed for a while: a few short probes per narrow filter.
+      assert.ok(store.probedFilters >= 100, `probed ${store.probedFilters} of 180 broad searches`);
+      assert.ok(store.shortProbes <= 10, `short probes ${store.shortProbes}`);
+      assert.ok(store.shortProbes >= 2, `short probes ${store.shortProbes}`);
     } finally {
       ix.close();
     }

@@ -28,8 +28,11 @@ export function prefixRange(prefix: string): [string, string] | null {
   return [prefix, prefix.slice(0, -1) + String.fromCharCode(last + 1)];
 }
 
-/** The WHERE condition on `chunks` (and its parameters) for a filter's include prefixes; null when it has none usable. */
-export function scopeCondition(filter: SearchFilter | undefined): {
+/** The WHERE condition on a table's `column` (and its parameters) for a filter's include prefixes; null when it has none usable. */
+export function scopeCondition(
+  filter: SearchFilter | undefined,
+  column = 'path',
+): {
   where: string;
   params: string[];
 } | null {
@@ -41,5 +44,5 @@ export function scopeCondition(filter: SearchFilter | undefined): {
     if (range === null) return null;
     params.push(...range);
   }
-  return { where: prefixes.map(() => '(path >= ? AND path < ?)').join(' OR '), params };
+  return { where: prefixes.map(() => `(${column} >= ? AND ${column} < ?)`).join(' OR '), params };
 }

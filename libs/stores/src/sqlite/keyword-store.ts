@@ -11,6 +11,7 @@ import type { Chunk, UnitKind } from '@codesift/core';
 import { groupByBoost, normalizeTerms, type WeightedTerm } from '../fts-query.js';
 import type { KeywordDoc, KeywordHit, KeywordQuery } from '../ports.js';
 import { type BridgeAssoc, CHUNK_TEXT, type ChunkText, chunkColumns } from './bridge-assoc.js';
+import { FilterProbes, hasFilter } from './filter-probe.js';
 import { planTerms, postingsOf, type TermPlan } from './keyword-plan.js';
 import { probeTerms, requiredTerms } from './keyword-prune.js';
 import { SCOPE_MAX_SHARE, scopeCondition } from './keyword-scope.js';
@@ -89,17 +90,14 @@ interface RowFilter {
 /** A removed chunk's seq and what its terms are recomputed from (bridge-assoc.ts). */
 const REMOVED_COLUMNS = `seq, ${CHUNK_TEXT}`;
 
-/** Rows probed per wanted row before an exclude filter falls back to joining every scored row. */
-const EXCLUDE_PROBE_FACTOR = 2;
-
-/** A filter that only excludes path prefixes (no languages, no includes). */
-function excludesOnly(filter: KeywordQuery['filter']): boolean {
-  return (
-    (filter?.excludePathPrefixes?.length ?? 0) > 0 &&
-    (filter?.languages?.length ?? 0) === 0 &&
-    (filter?.pathPrefixes?.length ?? 0) === 0
-  );
-}
+/**
+ * Rows probed per wanted row before a filter falls back to joining every
+ * scored row (filter-probe.ts): at 2, a filter keeping half the rows or more
+ * usually finds its answer among them.
+ */
+const FILTER_PROBE_FACTOR = 2;
+/** And at least this many, so that a search for one or two rows does not come back short by chance. */
+const FILTER_PROBE_MIN = 20;
 
 export class KeywordStore {
   readonly stats: TermStats;
@@ -109,6 +107,10 @@ export class KeywordStore {
   prunedSearches = 0;
   /** Searches that scored their path-prefix scope only (keyword-scope.ts), likewise. */
   scopedSearches = 0;
+  /** Filtered searches answered from their probe (filter-probe.ts), and probes that came back short. */
+  probedFilters = 0;
+  shortProbes = 0;
+  private readonly probes = new FilterProbes();
   private lastPath = '';
   private lastPathTerms: string[] = [];
 
@@ -316,6 +318,7 @@ export class KeywordStore {
       holds += ' AND +rowid IN inscope';
     }
     const cte = ctes.length === 0 ? '' : `WITH ${ctes.join(', ')} `;
+    const cteParams = params.length;
     // bm25() is lower-is-better; negate and scale by the boost so higher is better.
     const sub = groups.map((g) => {
       params.push(g.boost, g.match);
@@ -325,20 +328,35 @@ export class KeywordStore {
       sub.length === 1
         ? sub[0]!
         : `SELECT seq, sum(score) AS score FROM (${sub.join(' UNION ALL ')}) GROUP BY seq`;
-    if (excludesOnly(filter)) {
-      // An exclude filter keeps most rows: the best few beyond the limit, joined and
-      // tested, usually hold the answer, and then it is exactly the full query's (the
-      // kept rows in the same order); only when too few pass is every row joined.
-      const probeParams = [...params, limit * EXCLUDE_PROBE_FACTOR];
-      const probeWhere = filterSql('c', filter, probeParams);
-      probeParams.push(limit);
+    if (scope === null && hasFilter(filter) && this.probes.worthProbing(filter)) {
+      // A filter that keeps most rows: the best few beyond the limit, joined and tested,
+      // usually hold the answer, and then it is exactly the full query's (the kept rows
+      // in the same order). A window shorter than asked for held every scored row, so
+      // what passed is the whole answer too. Only otherwise is every row joined. (A
+      // scope has already narrowed the scored rows to the filter's prefixes.)
+      const window = Math.max(limit * FILTER_PROBE_FACTOR, FILTER_PROBE_MIN);
+      const probeParams: unknown[] = [];
+      const keep = filterSql('c', filter, probeParams);
       const rows = this.ctx
         .stmt(
-          `${cte}SELECT ${columns} FROM (${scored} ORDER BY score DESC, seq LIMIT ?) s
-           JOIN chunks c ON c.seq = s.seq WHERE ${probeWhere} ORDER BY s.score DESC, s.seq LIMIT ?`,
+          `${cte}SELECT ${columns}, (${keep}) AS kept_by_filter
+           FROM (${scored} ORDER BY score DESC, seq LIMIT ?) s
+           JOIN chunks c ON c.seq = s.seq ORDER BY s.score DESC, s.seq`,
         )
-        .all(...probeParams);
-      if (rows.length >= limit) return rows;
+        .all(...params.slice(0, cteParams), ...probeParams, ...params.slice(cteParams), window) as {
+        kept_by_filter?: number;
+      }[];
+      const passed = rows.filter((r) => r.kept_by_filter === 1);
+      const kept = passed.slice(0, limit);
+      for (const r of kept) delete r.kept_by_filter;
+      if (kept.length >= limit || rows.length < window) {
+        this.probedFilters++;
+        return kept;
+      }
+      this.shortProbes++;
+      // Remembered only when the filter kept under half the window: a narrow filter,
+      // not a broad one whose best rows happened to fall outside it.
+      if (passed.length * FILTER_PROBE_FACTOR < rows.length) this.probes.cameBackShort(filter);
     }
     const where = filterSql('c', filter, params);
     let sql: string;

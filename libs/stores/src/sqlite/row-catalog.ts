@@ -10,6 +10,8 @@
  * files: ~30 MB), and a bitmap by seq per cached filter.
  */
 import type { SearchFilter } from '../ports.js';
+import { filterKey, pathPasses, rowPasses } from './filter-probe.js';
+import { scopeCondition } from './keyword-scope.js';
 import type { VectorGeneration } from './schema.js';
 import type { SqliteContext } from './sql.js';
 import { readCost } from './vec0-reader.js';
@@ -27,22 +29,6 @@ export interface FilteredRows {
 
 /** Filters remembered per generation. */
 const CACHED_FILTERS = 16;
-
-export function filterKey(filter: SearchFilter): string {
-  return JSON.stringify([
-    [...(filter.languages ?? [])].sort(),
-    [...(filter.pathPrefixes ?? [])].sort(),
-    [...(filter.excludePathPrefixes ?? [])].sort(),
-  ]);
-}
-
-function matcher(filter: SearchFilter): (path: string) => boolean {
-  const include = filter.pathPrefixes ?? [];
-  const exclude = filter.excludePathPrefixes ?? [];
-  return (p) =>
-    (include.length === 0 || include.some((x) => p.startsWith(x))) &&
-    !exclude.some((x) => p.startsWith(x));
-}
 
 export class RowCatalog {
   private readonly seqs: Float64Array;
@@ -101,6 +87,13 @@ export class RowCatalog {
     this.maxSeq = max;
   }
 
+  /** `catalog` when it is of generation `gen`, else null. */
+  static current(gen: VectorGeneration, catalog: RowCatalog | null): RowCatalog | null {
+    return catalog !== null && catalog.uid === gen.uid && catalog.generation === gen.generation
+      ? catalog
+      : null;
+  }
+
   /** The catalog of `ctx` at `gen`: `current` when it is still that generation, else a new one. */
   static at(
     ctx: SqliteContext,
@@ -108,10 +101,7 @@ export class RowCatalog {
     gen: VectorGeneration,
     current: RowCatalog | null,
   ): RowCatalog {
-    if (current !== null && current.uid === gen.uid && current.generation === gen.generation) {
-      return current;
-    }
-    return new RowCatalog(gen.uid, gen.generation, ctx, table);
+    return RowCatalog.current(gen, current) ?? new RowCatalog(gen.uid, gen.generation, ctx, table);
   }
 
   get size(): number {
@@ -130,10 +120,9 @@ export class RowCatalog {
     }
     const wantLangs = new Set(filter.languages ?? []);
     const langOk = this.langs.map((l) => wantLangs.size === 0 || wantLangs.has(l));
-    const test = matcher(filter);
     const pathOk = new Uint8Array(this.paths.length);
     this.paths.forEach((p, i) => {
-      pathOk[i] = test(p) ? 1 : 0;
+      pathOk[i] = pathPasses(filter, p) ? 1 : 0;
     });
     const bits = new Uint8Array(this.maxSeq + 1);
     const kept: number[] = [];
@@ -155,4 +144,45 @@ export class RowCatalog {
     this.cache.set(key, rows);
     return rows;
   }
+}
+
+/**
+ * The rows a filter with include prefixes keeps, read through the
+ * `vector_rows(path)` index without the catalog, when the prefixes hold
+ * fewer than `cap` rows; null when they hold more (or a prefix has no index
+ * range). A directory filter in a one-shot search reads its own rows, not a
+ * catalog of every row (40 ms at 29k rows, 140 ms at 100k).
+ */
+export function rowsUnderPrefixes(
+  ctx: SqliteContext,
+  table: string,
+  filter: SearchFilter,
+  cap: number,
+): FilteredRows | null {
+  const scope = scopeCondition(filter, 'r.path');
+  if (scope === null) return null;
+  const { n } = ctx
+    .stmt(`SELECT count(*) AS n FROM (SELECT 1 FROM vector_rows r WHERE ${scope.where} LIMIT ?)`)
+    .get(...scope.params, cap) as { n: number };
+  if (n >= cap) return null;
+  const kept = (
+    ctx
+      .stmt(
+        `SELECT r.seq, r.path, r.language, v.chunk_id, v.chunk_offset
+         FROM vector_rows r JOIN ${table}_rowids v ON v.rowid = r.seq
+         WHERE ${scope.where} ORDER BY r.seq`,
+      )
+      .raw()
+      .all(...scope.params) as [number, string, string, number, number][]
+  ).filter(([, p, lang]) => rowPasses(filter, p, lang));
+  const chunks = Uint32Array.from(kept, (r) => r[3]);
+  const seqs = Float64Array.from(kept, (r) => r[0]);
+  const members = new Set(kept.map((r) => r[0]));
+  return {
+    seqs,
+    chunks,
+    offsets: Uint16Array.from(kept, (r) => r[4]),
+    readCost: readCost(chunks),
+    has: (seq) => members.has(seq),
+  };
 }

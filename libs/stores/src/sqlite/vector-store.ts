@@ -5,10 +5,11 @@
  * once the transaction commits.
  */
 import { CodesiftError } from '@codesift/core';
-import type { VectorHit, VectorQuery, VectorRecord } from '../ports.js';
+import type { SearchFilter, VectorHit, VectorQuery, VectorRecord } from '../ports.js';
+import { filterKey } from './filter-probe.js';
 import { HnswCache, type HnswIndex, type HnswOptions, type VectorChanges } from './hnsw-cache.js';
 import { nearestQuantized } from './quantized-rows.js';
-import { type FilteredRows, RowCatalog } from './row-catalog.js';
+import { type FilteredRows, RowCatalog, rowsUnderPrefixes } from './row-catalog.js';
 import { readVectorGeneration, type VectorGeneration } from './schema.js';
 import { countRows, filterSql, type SqliteContext, sqlList } from './sql.js';
 import { exactCosine } from './usearch-module.js';
@@ -53,6 +54,16 @@ const EXACT_ROW_COST = 10;
  */
 const QUANTIZED_ROW_COST = 0.01;
 
+/**
+ * A directory filter holding under this share of the rows reads them
+ * through the path index when there is no catalog yet (rowsOf); a broader
+ * one builds the catalog, whose filters are then cached.
+ */
+const DIRECTORY_MAX_SHARE = 0.75;
+
+/** Directory filters whose rows are kept per generation without the catalog. */
+const CACHED_PREFIX_FILTERS = 16;
+
 /** Exact search takes a few beyond the limit so rows tied at the cut are ordered by seq. */
 const EXACT_TIE_MARGIN = 8;
 
@@ -87,7 +98,14 @@ export interface VectorIndexState {
    * search over the filter's rows read from sqlite-vec or from the quantized
    * copy, and the rows of the copy in use (quantized-file.ts).
    */
-  filtered: { graph: number; exact: number; quantized: number; quantizedRows: number };
+  filtered: {
+    graph: number;
+    exact: number;
+    quantized: number;
+    quantizedRows: number;
+    /** Row catalogs built (one per generation at most; none for directory filters alone). */
+    catalogs: number;
+  };
 }
 
 export function vectorBlob(v: Float32Array): Buffer {
@@ -108,8 +126,13 @@ export class VectorStore {
   private hnsw: HnswCache | null = null;
   /** Rows by path and language for filtered graph searches (built on the first). */
   private catalog: RowCatalog | null = null;
+  /** Directory filters' rows read without the catalog, per generation (rowsOf). */
+  private prefixRows: { gen: string; byFilter: Map<string, FilteredRows | null> } = {
+    gen: '',
+    byFilter: new Map(),
+  };
   /** How filtered searches with a graph were answered (state().filtered). */
-  private readonly filteredPaths = { graph: 0, exact: 0, quantized: 0 };
+  private readonly filteredPaths = { graph: 0, exact: 0, quantized: 0, catalogs: 0 };
   /** Changes of the transaction in progress (see takeChanges). */
   private changes: VectorChanges = { removed: [], added: [] };
   private touched = false;
@@ -142,6 +165,7 @@ export class VectorStore {
   close(): void {
     this.hnsw?.close();
     this.catalog = null;
+    this.prefixRows = { gen: '', byFilter: new Map() };
   }
 
   /** The table was recreated with `dims` (setEmbedder): the old graph describes nothing. */
@@ -320,8 +344,9 @@ export class VectorStore {
   }
 
   /**
-   * A filtered search over the graph. The row catalog says which rows the
-   * filter keeps (s of the graph's n). The graph's top k = limit x n/s x
+   * A filtered search over the graph. The filter's rows (s of the graph's
+   * n) come from the row catalog, or from the path index for a directory
+   * (rowsOf). The graph's top k = limit x n/s x
    * ANN_OVERFETCH (at least ANN_MIN_FETCH) hold about limit x ANN_OVERFETCH
    * of them; k widens 4x while too few pass. Exact distances to the s rows
    * instead, whenever that costs less than the graph search: from the
@@ -335,24 +360,71 @@ export class VectorStore {
     q: VectorQuery,
     limit: number,
   ): VectorHit[] {
-    const catalog = RowCatalog.at(this.ctx, 'chunk_vectors', gen, this.catalog);
-    this.catalog = catalog;
-    const rows = catalog.matching(q.filter ?? {});
+    return this.filteredOver(
+      graph,
+      gen,
+      q.vector,
+      limit,
+      this.rowsOf(q.filter ?? {}, gen, graph.size()),
+    );
+  }
+
+  /**
+   * The rows `filter` keeps. The catalog answers when it is of this
+   * generation; without it (a one-shot search, the first after a write) a
+   * directory filter holding under DIRECTORY_MAX_SHARE of the rows reads
+   * its own rows through the path index (the same rows, so the same
+   * answer), and builds no catalog of every row.
+   */
+  private rowsOf(filter: SearchFilter, gen: VectorGeneration, n: number): FilteredRows {
+    if (RowCatalog.current(gen, this.catalog) !== null) return this.fromCatalog(filter, gen);
+    const genKey = `${gen.uid}:${gen.generation}`;
+    if (this.prefixRows.gen !== genKey) this.prefixRows = { gen: genKey, byFilter: new Map() };
+    const key = filterKey(filter);
+    let own = this.prefixRows.byFilter.get(key);
+    if (own === undefined) {
+      own = rowsUnderPrefixes(
+        this.ctx,
+        'chunk_vectors',
+        filter,
+        Math.ceil(n * DIRECTORY_MAX_SHARE),
+      );
+      // A server repeats its filters: each one's rows are read once per generation.
+      if (this.prefixRows.byFilter.size >= CACHED_PREFIX_FILTERS) this.prefixRows.byFilter.clear();
+      this.prefixRows.byFilter.set(key, own);
+    }
+    return own ?? this.fromCatalog(filter, gen);
+  }
+
+  private fromCatalog(filter: SearchFilter, gen: VectorGeneration): FilteredRows {
+    if (RowCatalog.current(gen, this.catalog) === null) this.filteredPaths.catalogs++;
+    this.catalog = RowCatalog.at(this.ctx, 'chunk_vectors', gen, this.catalog);
+    return this.catalog.matching(filter);
+  }
+
+  /** The best `limit` of `rows` (s of the graph's n): see filteredAnn. */
+  private filteredOver(
+    graph: HnswIndex,
+    gen: VectorGeneration,
+    vector: Float32Array,
+    limit: number,
+    rows: FilteredRows,
+  ): VectorHit[] {
+    const n = graph.size();
     const s = rows.seqs.length;
     if (s === 0) return [];
-    const n = graph.size();
     let k = Math.min(n, Math.max(ANN_MIN_FETCH, Math.ceil(((limit * n) / s) * ANN_OVERFETCH)));
     if (s * QUANTIZED_ROW_COST <= k) {
-      const hits = this.fromQuantized(gen, rows, q.vector, limit);
+      const hits = this.fromQuantized(gen, rows, vector, limit);
       if (hits !== null) return hits;
     }
     if (rows.readCost * EXACT_ROW_COST <= k) {
       this.filteredPaths.exact++;
-      return this.exactOver(rows, q.vector, limit);
+      return this.exactOver(rows, vector, limit);
     }
     let hits: VectorHit[];
     for (;;) {
-      hits = this.annSearch(graph, q.vector, k, limit, rows);
+      hits = this.annSearch(graph, vector, k, limit, rows);
       if (hits.length >= limit || k >= n) break;
       // The filter's rows lie far from the query: widen.
       k = Math.min(n, k * 4);
