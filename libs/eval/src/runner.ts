@@ -81,7 +81,7 @@ export interface EvalOptions {
   fusion?: FusionMode;
   /**
    * Feature switches passed with every search (expansion, anchors,
-   * focusScoring, definitions, boilerplate, reportFocus, docDemotion,
+   * focusScoring, definitions, codeSpans, boilerplate, reportFocus, docDemotion,
    * fileCoverage, nameOrder, fileScore, vectorWeight, planning, bridge), the LLM rewrite's mode and
    * the query variants (count, kinds, merge), for ablations.
    */
@@ -107,6 +107,7 @@ export type EvalSwitches = Pick<
   | 'anchors'
   | 'focusScoring'
   | 'definitions'
+  | 'codeSpans'
   | 'boilerplate'
   | 'reportFocus'
   | 'docDemotion'

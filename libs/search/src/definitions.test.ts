@@ -55,6 +55,34 @@ describe('queryIdentifiers: declarations and file names', () => {
   });
 });
 
+describe('queryIdentifiers: code spans', () => {
+  it("a short query's word in backticks is a name, alone or called", () => {
+    assert.deepEqual(queryIdentifiers('`polyval` with timedelta64 gives wrong results'), [
+      'polyval',
+    ]);
+    assert.deepEqual(queryIdentifiers('simple `subs()` for a piecewise fails'), ['subs']);
+    assert.deepEqual(queryIdentifiers('PairGrid errors with `hue` assigned in `map`'), [
+      'PairGrid',
+      'hue',
+      'map',
+    ]);
+    // The same words without backticks are prose.
+    assert.deepEqual(queryIdentifiers('polyval with timedelta64 gives wrong results'), []);
+  });
+  it('a span of several words, a one-letter span and a long report are not names', () => {
+    assert.deepEqual(queryIdentifiers('the `make html` command fails'), []);
+    assert.deepEqual(queryIdentifiers('`x` is lost'), []);
+    const long = `\`polyval\` gives wrong results. ${'The body tells the story at length. '.repeat(6)}`;
+    assert.deepEqual(queryIdentifiers(long), []);
+  });
+  it('the switch off leaves spans to their shape', () => {
+    assert.deepEqual(queryIdentifiers('`polyval` is wrong', undefined, { codeSpans: false }), []);
+    assert.deepEqual(queryIdentifiers('`is_zero` is wrong', undefined, { codeSpans: false }), [
+      'is_zero',
+    ]);
+  });
+});
+
 describe('preferByPath', () => {
   const defs = [{ path: 'server/options.go' }, { path: 'client/options.go' }];
   it('keeps the definitions whose path holds the most query words', () => {

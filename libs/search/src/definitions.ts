@@ -38,14 +38,20 @@ export function isFileName(word: string): boolean {
  * Code-shaped words of the query: the whole query when it is a single
  * word, otherwise words with an inner capital (camelCase, PascalCase with
  * more than one hump), an underscore or `$`, or a qualified name (`a.b`,
- * `a::b`). Plain prose words are left to BM25, with two exceptions that
+ * `a::b`). Plain prose words are left to BM25, with exceptions that
  * name a definition whatever its shape in a query of at most
  * PATH_EVIDENCE_CHARS: the name after a declaration keyword (`class
- * Command`, `def parse`), listed first, and capitalized words of a query
- * that names a file (`command.go Command`). File names themselves are
- * paths, not identifiers.
+ * Command`, `def parse`), listed first, capitalized words of a query
+ * that names a file (`command.go Command`), and, with `codeSpans`, a word
+ * that is a Markdown code span's whole text (`` `polyval` ``, `` `subs()` ``:
+ * the writer marked it as code; a title has no other way to say that a plain
+ * word is a function's name). File names themselves are paths, not identifiers.
  */
-export function queryIdentifiers(query: string, max = MAX_QUERY_IDENTIFIERS): string[] {
+export function queryIdentifiers(
+  query: string,
+  max = MAX_QUERY_IDENTIFIERS,
+  { codeSpans = true }: { codeSpans?: boolean } = {},
+): string[] {
   const trimmed = query.trim();
   const out: string[] = [];
   const seen = new Set<string>();
@@ -77,10 +83,20 @@ export function queryIdentifiers(query: string, max = MAX_QUERY_IDENTIFIERS): st
       /[_$]/.test(w.replace(/^_+|_+$/g, '')) ||
       w.includes('.') ||
       w.includes('::') ||
-      (namesFile && /^\p{Lu}/u.test(w));
+      (namesFile && /^\p{Lu}/u.test(w)) ||
+      (codeSpans && short && isCodeSpan(trimmed, m.index, w.length));
     if (codeShaped) add(w);
   }
   return out;
+}
+
+/**
+ * Whether the word of `length` characters at `at` is a Markdown code span's
+ * whole text, or a call in one (`` `subs()` ``). A pasted report's spans
+ * are often whole expressions; a span of one word names one thing.
+ */
+export function isCodeSpan(text: string, at: number, length: number): boolean {
+  return text[at - 1] === '`' && /^(?:\(\))?`/u.test(text.slice(at + length, at + length + 3));
 }
 
 /**

@@ -117,6 +117,42 @@ describe('exact identifiers at rank 1 (engine, keyword only)', () => {
   });
 });
 
+describe("a title's code span names the definition", () => {
+  it('`polyval` in backticks ranks its definition above files that repeat the word', async () => {
+    const uses = (n: number) =>
+      Array.from(
+        { length: n },
+        (_, i) => `    y${i} = polyval(coeffs, x${i})  # results of polyval on the coordinates`,
+      ).join('\n');
+    const made = await indexTree('codesift-code-span-', {
+      'core/computation.py':
+        'def polyval(coord, coeffs, degree_dim="degree"):\n    """Evaluate a polynomial at the coordinates."""\n    return sum(c * coord**i for i, c in enumerate(coeffs))\n',
+      'core/report.py': 'def report(results):\n    return [str(r) for r in results]\n',
+      'bench/fit.py': `def bench(coeffs, xs):\n${uses(6)}\n    return y0\n`,
+      'core/dataarray.py': `def fit(self, coeffs):\n${uses(4)}\n    return y0\n`,
+    });
+    const engine = await openLocalEngine({ indexPath: made.indexPath, embedder: null });
+    try {
+      const query = '`polyval` with timedelta64 coordinates produces wrong results';
+      const first = async (codeSpans: boolean) => {
+        const res = await engine.search({
+          query,
+          keywordOnly: true,
+          collapseFiles: true,
+          codeSpans,
+        });
+        return res.results[0]?.path;
+      };
+      assert.equal(await first(true), 'core/computation.py');
+      // Without the span read as code, the files repeating the word come first.
+      assert.notEqual(await first(false), 'core/computation.py');
+    } finally {
+      await engine.close();
+      rmSync(made.dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('a qualified name in a long report still finds its definition', () => {
   it('`Rack::Reader`-style names are looked up as `Rack.Reader` whatever the query length', async () => {
     const made = await indexTree('codesift-exact-long-', {

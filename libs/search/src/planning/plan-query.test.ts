@@ -288,6 +288,21 @@ describe('planText: rewrite and planning switches', () => {
     assert.match(off.parsed.text, /numpy/);
   });
 
+  it("a title's code span names a definition, said in the reasons; codeSpans off, it does not", () => {
+    const title = '`polyval` with timedelta64 coordinates produces wrong results';
+    const on = plan(title);
+    assert.deepEqual(on.definitions.identifiers, ['polyval']);
+    assert.match(
+      on.reasons.join('\n'),
+      /defining polyval get \+1 \(polyval: written as code in backticks\)/,
+    );
+    const off = plan(title, { codeSpans: false });
+    assert.deepEqual(off.definitions.identifiers, []);
+    assert.doesNotMatch(off.reasons.join('\n'), /backticks/);
+    // A code-shaped word in backticks needs no span to be a name: nothing is said.
+    assert.doesNotMatch(plan('`is_zero` is wrong').reasons.join('\n'), /backticks/);
+  });
+
   it('NO_PLANNING turns every planner feature off', () => {
     const p = planText('where is addEdge defined', NO_PLANNING, CONFIG).plan;
     assert.equal(p.keyword.expansion, false);

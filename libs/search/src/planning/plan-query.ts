@@ -298,14 +298,15 @@ export function planQuery(
   const definitionsOn = on.definitions;
   const failing = definitionsOn ? failingTrace(parsed) : null;
   const failingFunction = failing?.failingFunction ?? null;
-  const identifiers = definitionsOn ? definitionIdentifiers(parsed, failingFunction) : [];
+  const spans = { codeSpans: on.codeSpans };
+  const identifiers = definitionsOn ? definitionIdentifiers(parsed, failingFunction, spans) : [];
   // The trace's other code words (its callers, the library frames of a
   // report): a lesser boost, or the full one when the repository does not
   // define the failing function (a consumer's script calling the library).
   const callers =
     failingFunction === null
       ? []
-      : queryIdentifiers(parsed.text).filter(
+      : queryIdentifiers(parsed.text, undefined, spans).filter(
           (w) => !identifiers.some((i) => i.toLowerCase() === w.toLowerCase()),
         );
   const pathWords =
@@ -341,7 +342,8 @@ export function planQuery(
     );
   } else if (identifiers.length > 0) {
     reasons.push(
-      `definitions: chunks defining ${identifiers.join(', ')} get +${fmt(boost)}${parsed.isIdentifierOnly ? ' (identifiers only: above any call site)' : ''}`,
+      `definitions: chunks defining ${identifiers.join(', ')} get +${fmt(boost)}${parsed.isIdentifierOnly ? ' (identifiers only: above any call site)' : ''}` +
+        spannedReason(parsed.text, identifiers, on.codeSpans),
     );
   }
   const anchorsOn = on.anchors;
@@ -540,16 +542,33 @@ function failingTrace(parsed: ParsedQuery): TraceNode | null {
 }
 
 /**
+ * Which identifiers only a code span made code (`` `polyval` ``), said in
+ * the definitions' reason; '' when none (or the switch is off).
+ */
+function spannedReason(text: string, identifiers: readonly string[], codeSpans: boolean): string {
+  if (!codeSpans || !text.includes('`')) return '';
+  const shaped = new Set(
+    queryIdentifiers(text, undefined, { codeSpans: false }).map((i) => i.toLowerCase()),
+  );
+  const spanned = identifiers.filter((i) => !shaped.has(i.toLowerCase()));
+  return spanned.length === 0 ? '' : ` (${spanned.join(', ')}: written as code in backticks)`;
+}
+
+/**
  * The names whose definitions get the full boost. With a trace that names
  * where it failed, that function comes first and the trace's other code
  * words are left to `callers`: boosting a caller as much let its chunk (more
  * words of the trace) outrank the function that failed. Code words written
  * outside the traces still count.
  */
-function definitionIdentifiers(parsed: ParsedQuery, failing: string | null): string[] {
-  if (failing === null) return queryIdentifiers(parsed.text);
+function definitionIdentifiers(
+  parsed: ParsedQuery,
+  failing: string | null,
+  spans: { codeSpans: boolean },
+): string[] {
+  if (failing === null) return queryIdentifiers(parsed.text, undefined, spans);
   const prose = piecesOutside(parsed, ['trace']).join('\n');
-  const rest = queryIdentifiers(prose, MAX_QUERY_IDENTIFIERS - 1).filter(
+  const rest = queryIdentifiers(prose, MAX_QUERY_IDENTIFIERS - 1, spans).filter(
     (w) => w.toLowerCase() !== failing.toLowerCase(),
   );
   return [failing, ...rest];

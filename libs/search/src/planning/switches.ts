@@ -16,6 +16,12 @@ export interface PlannerSwitches {
   focusScoring: boolean;
   /** Boost the chunk defining a symbol the query names; default true. */
   definitions: boolean;
+  /**
+   * A short query's Markdown code spans name definitions whatever the
+   * word's shape (`` `polyval` `` as `polyval`'s name, not the prose word;
+   * definitions.ts queryIdentifiers); default true.
+   */
+  codeSpans: boolean;
   /** Cut environment reports and issue-template text out of the query before searching; default true. */
   boilerplate: boolean;
   /** Focus inference ignores pasted material (boilerplate, code blocks, a long report's body); default true. */
@@ -68,6 +74,7 @@ const SWITCH_KEYS: Readonly<Record<PlannerSwitch, true>> = {
   anchors: true,
   focusScoring: true,
   definitions: true,
+  codeSpans: true,
   boilerplate: true,
   reportFocus: true,
   docDemotion: true,

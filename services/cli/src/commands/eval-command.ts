@@ -106,6 +106,10 @@ const SWITCH_OPTIONS = {
     type: 'boolean',
     help: 'no boost for the chunk defining a named symbol',
   },
+  'no-code-spans': {
+    type: 'boolean',
+    help: "a short query's code spans (`polyval`) name no definition unless code-shaped",
+  },
   'no-focus': { type: 'boolean', help: 'no focus scoring (tests, docs and code alike)' },
   'no-report-focus': { type: 'boolean', help: 'focus inference also reads pasted material' },
   'no-doc-demotion': {
@@ -243,6 +247,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (values['no-expansion']) switches.expansion = false;
   if (values['no-anchor']) switches.anchors = false;
   if (values['no-definitions']) switches.definitions = false;
+  if (values['no-code-spans']) switches.codeSpans = false;
   if (values['no-focus']) switches.focusScoring = false;
   if (values['no-report-focus']) switches.reportFocus = false;
   if (values['no-doc-demotion']) switches.docDemotion = false;
