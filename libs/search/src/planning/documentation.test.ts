@@ -29,9 +29,19 @@ describe('changelogs and documentation trees', () => {
         'doc/whats-new.rst',
         'packages/core/changelog.txt',
         'RELEASE_NOTES.md',
+        // An extension no language claims: an archived changelog, a rarer Markdown spelling.
+        'CHANGES.old',
+        'CHANGELOG.mdown',
       ],
-      // Code about history or changes is code.
-      ['lib/history.js', 'src/changes.py', 'CHANGELOG.go', 'docs/guide.md'],
+      // Code (or data) about history or changes is code.
+      [
+        'lib/history.js',
+        'src/changes.py',
+        'CHANGELOG.go',
+        'docs/guide.md',
+        'include/changes.h',
+        'releases.json',
+      ],
     );
   });
 

@@ -18,6 +18,7 @@
  *   question it is out of focus like a test (x 0.5 by default), unless the
  *   query asks for docs or for examples.
  */
+import { detectLanguage } from '@codesift/analysis';
 import { type ParsedQuery, reportLeadEnd } from '@codesift/query';
 
 /** Changelogs are read by people choosing a version, not by someone looking for code. */
@@ -38,7 +39,11 @@ const CHANGELOG_NAMES: ReadonlySet<string> = new Set([
   'whatsnew',
 ]);
 
-/** Extensions a changelog is written in; anything else named `history` is code (`history.py`). */
+/**
+ * Extensions a changelog is written in; so is any extension no language
+ * claims (`CHANGES.old`, an archived changelog; `CHANGELOG.mdown`), while
+ * a language's file named `history` is code (`history.py`, `changes.h`).
+ */
 const CHANGELOG_EXTENSIONS: ReadonlySet<string> = new Set([
   '',
   '.md',
@@ -96,7 +101,9 @@ export function isChangelogPath(path: string): boolean {
   const dot = lower.lastIndexOf('.');
   const stem = dot > 0 ? lower.slice(0, dot) : lower;
   const ext = dot > 0 ? lower.slice(dot) : '';
-  return CHANGELOG_NAMES.has(stem) && CHANGELOG_EXTENSIONS.has(ext);
+  return (
+    CHANGELOG_NAMES.has(stem) && (CHANGELOG_EXTENSIONS.has(ext) || detectLanguage(base) === 'text')
+  );
 }
 
 /** Whether the file lies in a documentation or example tree (any file kind). */
