@@ -25,6 +25,8 @@ describe('build manifests, configuration and data files', () => {
       'COPYING.LESSER',
       'go.sum',
       'App.xcodeproj/project.pbxproj',
+      'sphinx/locale/fr/LC_MESSAGES/sphinx.po',
+      'locale/messages.pot',
     ]) {
       assert.ok(isDataPath(p), p);
     }
@@ -38,6 +40,7 @@ describe('build manifests, configuration and data files', () => {
       'build.gradle',
       'src/Polly/Policy.cs',
       'README.md',
+      'src/report.py',
     ]) {
       assert.ok(!isDataPath(p), p);
     }

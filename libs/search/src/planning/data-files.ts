@@ -31,6 +31,9 @@ const DATA_EXTENSIONS: ReadonlySet<string> = new Set([
   '.props',
   '.targets',
   '.resx',
+  // gettext translation catalogs: every message of the program, in each language
+  '.po',
+  '.pot',
   '.ruleset',
   '.pbxproj',
   '.xcscheme',
