@@ -11,11 +11,12 @@ import type { Chunk, UnitKind } from '@codesift/core';
 import { groupByBoost, normalizeTerms, type WeightedTerm } from '../fts-query.js';
 import type { KeywordDoc, KeywordHit, KeywordQuery } from '../ports.js';
 import { type BridgeAssoc, CHUNK_TEXT, type ChunkText, chunkColumns } from './bridge-assoc.js';
-import { FilterProbes, hasFilter } from './filter-probe.js';
+import { FilterProbes } from './filter-probe.js';
 import { planTerms, postingsOf, type TermPlan } from './keyword-plan.js';
 import { probeTerms, requiredTerms } from './keyword-prune.js';
 import { SCOPE_MAX_SHARE, scopeCondition } from './keyword-scope.js';
 import { chunked, filterSql, IN_BATCH, type SqliteContext, sqlList } from './sql.js';
+import { hasFilter } from './store-filter.js';
 import { TermStats } from './term-stats.js';
 
 /**

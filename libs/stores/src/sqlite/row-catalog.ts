@@ -10,10 +10,10 @@
  * files: ~30 MB), and a bitmap by seq per cached filter.
  */
 import type { SearchFilter } from '../ports.js';
-import { filterKey, pathPasses, rowPasses } from './filter-probe.js';
 import { scopeCondition } from './keyword-scope.js';
 import type { VectorGeneration } from './schema.js';
 import type { SqliteContext } from './sql.js';
+import { filterKey, pathPasses, rowPasses } from './store-filter.js';
 import { readCost } from './vec0-reader.js';
 
 /** The rows a filter keeps: seqs ascending, where their vectors lie, and a membership test. */

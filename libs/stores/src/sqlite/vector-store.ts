@@ -6,12 +6,12 @@
  */
 import { CodesiftError } from '@codesift/core';
 import type { SearchFilter, VectorHit, VectorQuery, VectorRecord } from '../ports.js';
-import { filterKey } from './filter-probe.js';
 import { HnswCache, type HnswIndex, type HnswOptions, type VectorChanges } from './hnsw-cache.js';
 import { nearestQuantized } from './quantized-rows.js';
 import { type FilteredRows, RowCatalog, rowsUnderPrefixes } from './row-catalog.js';
 import { readVectorGeneration, type VectorGeneration } from './schema.js';
 import { countRows, filterSql, type SqliteContext, sqlList } from './sql.js';
+import { filterKey, hasFilter } from './store-filter.js';
 import { exactCosine } from './usearch-module.js';
 import { readAllVectors, readVectors } from './vec0-reader.js';
 
@@ -327,14 +327,10 @@ export class VectorStore {
     const limit = Math.min(Math.floor(q.limit), MAX_KNN);
     if (!(limit > 0) || this.dims === null) return [];
     checkVector(q.vector, this.dims, 'query vector');
-    const hasFilter =
-      (q.filter?.languages?.length ?? 0) > 0 ||
-      (q.filter?.pathPrefixes?.length ?? 0) > 0 ||
-      (q.filter?.excludePathPrefixes?.length ?? 0) > 0;
     const gen = readVectorGeneration(this.ctx);
     // Cheap once loaded: a comparison per search.
     const graph = this.hnsw === null ? null : this.hnsw.forSearch(gen, false);
-    if (graph !== null && hasFilter) return this.filteredAnn(graph, gen, q, limit);
+    if (graph !== null && hasFilter(q.filter)) return this.filteredAnn(graph, gen, q, limit);
     if (graph !== null) {
       const hits = this.annSearch(graph, q.vector, limit, limit, null);
       // The graph holds exactly the database's rows, so a short answer means a tiny index.
