@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DEFAULT_SYNONYMS, parseQuery } from '@codesift/query';
-import { CHANGELOG_MULTIPLIER, inDocTree, isChangelogPath } from './documentation.js';
+import {
+  CHANGELOG_MULTIPLIER,
+  inDocTree,
+  isChangelogPath,
+  isVendoredCopy,
+} from './documentation.js';
 import { focusMultiplier, planFocus } from './focus.js';
 import { DEFAULT_PLANNER_CONFIG, NO_PLANNING, planQuery } from './plan-query.js';
 import { rescore } from './rescore.js';
@@ -57,6 +62,22 @@ describe('changelogs and documentation trees', () => {
       ],
       ['src/docstring.py', 'lib/example_parser.rb', 'mux.go', 'src/sample.ts'],
     );
+  });
+
+  it('recognises vendored copies of other projects by their version or minified name', () => {
+    assertSplits(
+      isVendoredCopy,
+      [
+        'sphinx/themes/basic/static/jquery-3.5.1.js',
+        'static/underscore-1.13.1.min.js',
+        'web/app.min.js',
+        'css/bootstrap-4.0.0.min.css',
+      ],
+      ['src/app.js', 'lib/v2/client.py', 'migrations/0001_initial.py', 'src/utf8.rs', 'jquery.js'],
+    );
+    const f = focusFor('automodule fails if path contains certain names');
+    assert.equal(focusMultiplier(f, 'sphinx/themes/basic/static/underscore-1.13.1.js'), 0.5);
+    assert.equal(focusMultiplier(f, 'sphinx/ext/autodoc/__init__.py'), 1);
   });
 
   it('an implementation question demotes changelogs and the trees, each once', () => {

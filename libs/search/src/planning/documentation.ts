@@ -106,6 +106,20 @@ export function isChangelogPath(path: string): boolean {
   );
 }
 
+/**
+ * A copy of another project's release, named with its version
+ * (`static/jquery-3.5.1.js`, `underscore-1.13.1.min.js`), or a
+ * minified bundle (`app.min.js`): a web page's library shipped beside the
+ * code, not code of the repository, which module names with dots and
+ * version numbers never are in the languages that import by file name.
+ */
+export function isVendoredCopy(path: string): boolean {
+  const { base } = split(path);
+  return (
+    /[-.]v?\d+(?:\.\d+)+(?:[-.]min)?\.[a-z]+$/iu.test(base) || /\.min\.(?:js|css)$/iu.test(base)
+  );
+}
+
 /** Whether the file lies in a documentation or example tree (any file kind). */
 export function inDocTree(path: string): boolean {
   return split(path).dirs.some((d) => DOC_TREE_DIRECTORIES.has(d.toLowerCase()));

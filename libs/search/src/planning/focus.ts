@@ -30,6 +30,7 @@ import {
   CHANGELOG_MULTIPLIER,
   inDocTree,
   isChangelogPath,
+  isVendoredCopy,
   namesChangelog,
   namesFileKind,
 } from './documentation.js';
@@ -172,7 +173,8 @@ function documentationMultiplier(focus: QueryPlan['focus'], path: string): numbe
   if (isProsePath(path)) return metadata * focus.docMultiplier;
   // Metadata that is also data (a workflow's .yml) is demoted once, as metadata.
   if (isDataPath(path)) return metadata !== 1 ? metadata : focus.dataMultiplier;
-  if (inDocTree(path)) return metadata * focus.docTreeMultiplier;
+  // A vendored library (`jquery-3.5.1.js`) is code the repository ships, not code it wrote: like an example's.
+  if (inDocTree(path) || isVendoredCopy(path)) return metadata * focus.docTreeMultiplier;
   return metadata;
 }
 
