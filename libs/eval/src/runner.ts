@@ -82,7 +82,7 @@ export interface EvalOptions {
   /**
    * Feature switches passed with every search (expansion, anchors,
    * focusScoring, definitions, codeSpans, boilerplate, reportFocus, docDemotion,
-   * fileCoverage, nameOrder, fileScore, vectorWeight, planning, bridge), the LLM rewrite's mode and
+   * fileCoverage, definedNames, nameOrder, fileScore, vectorWeight, planning, bridge), the LLM rewrite's mode and
    * the query variants (count, kinds, merge), for ablations.
    */
   switches?: EvalSwitches;
@@ -118,6 +118,7 @@ export type EvalSwitches = Pick<
   | 'bridge'
   | 'minEvidence'
   | 'fileCoverage'
+  | 'definedNames'
   | 'nameOrder'
   | 'vectorContrast'
   | 'variants'

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { DEFAULT_SYNONYMS, parseQuery } from '@codesift/query';
 import { collapseByCoverage, wordMatcher } from './file-coverage.js';
 import { DEFAULT_PLANNER_CONFIG, planQuery } from './planning/plan-query.js';
+import type { PlanOptions } from './planning/types.js';
 import { type BoostEvidence, fuseSides, rank } from './ranking.js';
 
 const item = (id: string, path: string, score: number, focusMultiplier = 1) => ({
@@ -145,7 +146,7 @@ describe('rank with word coverage', () => {
     path,
     startLine: 1,
     endLine: 10,
-    symbol: null,
+    symbol: null as string | null,
     kind: 'function',
     language: 'python',
     score,
@@ -155,26 +156,59 @@ describe('rank with word coverage', () => {
     kw('b1', 'src/blueprints.py', 9),
     kw('x1', 'src/other.py', 1),
   ];
-  const evidence: BoostEvidence = {
+  /** What the boosts read: no definitions, these candidates' contents. */
+  const evidenceOf = (contents: [string, string][]): BoostEvidence => ({
     definitions: new Set(),
-    contents: new Map([
-      ['h1', 'raise error'],
-      ['b1', 'raise error'],
-    ]),
+    contents: new Map(contents),
+  });
+  const evidence = evidenceOf([
+    ['h1', 'raise error'],
+    ['b1', 'raise error'],
+  ]);
+
+  /** The file list of a short query over the hits, with these planner options. */
+  const filesFor = (
+    query: string,
+    keyword: ReturnType<typeof kw>[],
+    found: BoostEvidence,
+    options: PlanOptions,
+  ) => {
+    const plan = planQuery(
+      parseQuery(query),
+      { vectorAvailable: false, collapseFiles: true, ...options },
+      config,
+    );
+    return {
+      plan,
+      paths: rank(plan, fuseSides(plan, { keyword, vector: null }), found).map((r) => r.path),
+    };
   };
 
   it('ranks files by coverage for a short query, by the best chunk with the switch off', () => {
-    const run = (fileCoverage: boolean) => {
-      const plan = planQuery(
-        parseQuery('blueprint raise error'),
-        { vectorAvailable: false, collapseFiles: true, fileCoverage },
-        config,
-      );
-      return rank(plan, fuseSides(plan, { keyword: hits, vector: null }), evidence).map(
-        (r) => r.path,
-      );
-    };
+    const run = (fileCoverage: boolean) =>
+      filesFor('blueprint raise error', hits, evidence, { fileCoverage }).paths;
     assert.deepEqual(run(true), ['src/blueprints.py', 'src/helpers.py', 'src/other.py']);
     assert.deepEqual(run(false), ['src/helpers.py', 'src/blueprints.py', 'src/other.py']);
+  });
+
+  it("counts a word one of the file's definitions is named twice, with definedNames on", () => {
+    const defined = [
+      { ...kw('i1', 'src/integrals.py', 10), symbol: 'Integral.transform' },
+      { ...kw('s1', 'src/simplify.py', 9), symbol: 'posify' },
+      kw('x1', 'src/other.py', 1),
+    ];
+    const found = evidenceOf([
+      ['i1', 'posify(expr) keeps the assumptions'],
+      ['s1', 'def posify(eq): replaces the assumptions'],
+    ]);
+    const run = (definedNames: boolean) => {
+      const { plan, paths } = filesFor('Posify ignores assumptions', defined, found, {
+        definedNames,
+      });
+      assert.equal(plan.files.coverage?.definedNames, definedNames);
+      return paths;
+    };
+    assert.deepEqual(run(true), ['src/simplify.py', 'src/integrals.py', 'src/other.py']);
+    assert.deepEqual(run(false), ['src/integrals.py', 'src/simplify.py', 'src/other.py']);
   });
 });

@@ -16,6 +16,7 @@
  */
 import { isTestPath } from '@codesift/analysis';
 import { collapseByPath } from './collapse.js';
+import { addDefinedWords, type SymbolOf } from './defined-names.js';
 
 /** Finds one query word in texts (see wordMatcher). */
 export interface WordMatcher {
@@ -93,6 +94,12 @@ export interface CoverageOptions {
   words: readonly string[];
   /** Added to a file covering every word (in the fusion's scale). */
   weight: number;
+  /**
+   * A word that is the whole name of one of the file's candidate
+   * definitions counts twice, as a word of the file's name does
+   * (defined-names.ts).
+   */
+  definedNames?: boolean;
 }
 
 /**
@@ -103,14 +110,17 @@ export interface CoverageOptions {
  * read); the path always counts, and a word the file's name holds counts
  * twice: a module named by the title's word is what the title is about
  * (`blueprint` and `blueprints.py`), so a file covering every word and named
- * by all of them gets 2 x `weight`. Files in first-seen order.
+ * by all of them gets 2 x `weight`; with `definedNames`, so does a word one of
+ * its candidate definitions is named (`symbolOf`). Files in first-seen order.
  */
 export function coverageBonuses<T extends CoverageItem>(
   ranked: readonly T[],
   contents: ReadonlyMap<string, string>,
   options: CoverageOptions,
+  symbolOf: SymbolOf = () => undefined,
 ): Map<string, number> {
-  const matchers = [...new Set(options.words.map((w) => w.toLowerCase()))].map(wordMatcher);
+  const words = [...new Set(options.words.map((w) => w.toLowerCase()))];
+  const matchers = words.map(wordMatcher);
   const files = new Map<string, { best: T; held: Set<number>; named: Set<number> }>();
   for (const item of ranked) {
     let f = files.get(item.path);
@@ -123,6 +133,8 @@ export function coverageBonuses<T extends CoverageItem>(
     }
     const content = contents.get(item.id);
     if (content !== undefined) hold(f.held, content, matchers);
+    const definition = options.definedNames ? symbolOf(item.id) : undefined;
+    if (definition !== undefined) addDefinedWords(f.named, definition, words);
   }
   const holders = matchers.map(() => 0);
   for (const f of files.values()) for (const i of f.held) holders[i]!++;
@@ -148,8 +160,9 @@ export function collapseByCoverage<T extends CoverageItem>(
   ranked: readonly T[],
   contents: ReadonlyMap<string, string>,
   options: CoverageOptions,
+  symbolOf?: SymbolOf,
 ): T[] {
-  const bonuses = coverageBonuses(ranked, contents, options);
+  const bonuses = coverageBonuses(ranked, contents, options, symbolOf);
   return (
     collapseByPath(ranked)
       .map((b) => ({ ...b, score: b.score + bonuses.get(b.path)! }))

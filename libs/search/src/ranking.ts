@@ -106,7 +106,7 @@ export function rank(plan: QueryPlan, fused: Fused, evidence: BoostEvidence): Ra
     const coverage = plan.files.coverage;
     ranked =
       coverage !== null
-        ? collapseByCoverage(ranked, evidence.contents, coverage)
+        ? collapseByCoverage(ranked, evidence.contents, coverage, (id) => fused.keywordById.get(id))
         : plan.files.score === 'decayed'
           ? collapseDecayed(
               ranked,

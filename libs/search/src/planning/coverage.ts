@@ -71,6 +71,7 @@ export function planCoverage(
   terms: readonly PlannedTerm[],
   collapsingBest: boolean,
   enabled: boolean,
+  definedNames = true,
 ): { plan: QueryPlan['files']['coverage']; reason: string } {
   if (!enabled) return { plan: null, reason: 'word coverage off' };
   if (!collapsingBest) return { plan: null, reason: 'no word coverage (not best-chunk files)' };
@@ -78,7 +79,7 @@ export function planCoverage(
   if ('none' in w) return { plan: null, reason: `no word coverage (${w.none})` };
   const { words, long } = w;
   return {
-    plan: { words, weight: FILE_COVERAGE_WEIGHT },
-    reason: `plus ${FILE_COVERAGE_WEIGHT} x the share of ${words.join(', ')}${long ? ' (its first line)' : ''} the file covers (rare words weigh most, its name's twice)`,
+    plan: { words, weight: FILE_COVERAGE_WEIGHT, definedNames },
+    reason: `plus ${FILE_COVERAGE_WEIGHT} x the share of ${words.join(', ')}${long ? ' (its first line)' : ''} the file covers (rare words weigh most, its name's${definedNames ? " and its classes' and functions' names'" : ''} twice)`,
   };
 }

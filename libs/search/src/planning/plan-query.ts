@@ -393,6 +393,7 @@ export function planQuery(
     terms,
     collapseFiles && fileScore === 'best',
     on.fileCoverage,
+    on.definedNames,
   );
   const files: QueryPlan['files'] = {
     mode: fileMode,

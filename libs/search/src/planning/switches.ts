@@ -52,6 +52,12 @@ export interface PlannerSwitches {
    */
   fileCoverage: boolean;
   /**
+   * File coverage counts a query word that is the whole name of one of a
+   * file's candidate classes or functions (`Posify`, `def posify`) twice, as
+   * it counts a word of the file's name (defined-names.ts); default true.
+   */
+  definedNames: boolean;
+  /**
    * The chunk list orders each file's chunks, in the positions they hold,
    * by the query words their functions' and methods' names hold
    * (definition-names.ts); default true.
@@ -81,6 +87,7 @@ const SWITCH_KEYS: Readonly<Record<PlannerSwitch, true>> = {
   bridge: true,
   minEvidence: true,
   fileCoverage: true,
+  definedNames: true,
   nameOrder: true,
   vectorContrast: true,
 };

@@ -300,7 +300,7 @@ export interface QueryPlan {
      * collapsed to files in 'best' mode, with the `fileCoverage` switch on;
      * null when it does not apply.
      */
-    coverage: { words: string[]; weight: number } | null;
+    coverage: { words: string[]; weight: number; definedNames: boolean } | null;
   };
   /**
    * The chunk list: each file's chunks reordered, within the positions they

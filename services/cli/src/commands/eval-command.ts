@@ -128,6 +128,10 @@ const SWITCH_OPTIONS = {
     type: 'boolean',
     help: "a short query's files by their best chunk alone, not also by the query words they cover",
   },
+  'no-defined-names': {
+    type: 'boolean',
+    help: "word coverage counts a word that names one of a file's classes or functions once, not twice like its file name",
+  },
   'no-name-order': {
     type: 'boolean',
     help: "the chunk list: each file's chunks by score alone, not also by the query words their function names hold",
@@ -254,6 +258,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (values['no-boilerplate']) switches.boilerplate = false;
   if (values['no-min-evidence']) switches.minEvidence = false;
   if (values['no-file-coverage']) switches.fileCoverage = false;
+  if (values['no-defined-names']) switches.definedNames = false;
   if (values['no-name-order']) switches.nameOrder = false;
   if (values['vector-contrast']) switches.vectorContrast = true;
   const rewrite = rewriteMode(values.rewrite);
