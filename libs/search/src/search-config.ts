@@ -26,7 +26,7 @@
  *       "bridge": false,               // offline vocabulary bridge for natural-language queries
  *       "minEvidence": true,           // no results when none of the query's own terms is indexed
  *       "fileCoverage": true,          // file results of a short query also by the query words each file covers
- *       "definedNames": true,          // word coverage: a word naming one of the file's classes or functions counts twice
+ *       "definedNames": false,         // word coverage: a word naming one of the file's classes or functions counts twice
  *       "nameOrder": true,             // the chunk list: a file's chunks also by the query words their function names hold
  *       "vectorContrast": false,       // linear fusion: vector weight x how peaked its list is against the index's noise
  *       "fileScore": "best",           // or "decayed" (with file results)

@@ -71,7 +71,7 @@ export function planCoverage(
   terms: readonly PlannedTerm[],
   collapsingBest: boolean,
   enabled: boolean,
-  definedNames = true,
+  definedNames = false,
 ): { plan: QueryPlan['files']['coverage']; reason: string } {
   if (!enabled) return { plan: null, reason: 'word coverage off' };
   if (!collapsingBest) return { plan: null, reason: 'no word coverage (not best-chunk files)' };

@@ -99,6 +99,9 @@ export const DEFAULT_PLANNER_CONFIG: Readonly<Omit<PlannerConfig, 'synonyms'>> =
   bridge: false,
   // Off: gained on the git-history sets, lost single queries elsewhere (docs/EVALUATION.md, 2026-11-26 hybrid round).
   vectorContrast: false,
+  // Off: sympy, click, express and serde-json titles gained, but one natural-language
+  // query of languages.jsonl and one hybrid swebench-dev report lost a rank (docs/EVALUATION.md, titles round).
+  definedNames: false,
   docMultiplier: DEFAULT_DOC_MULTIPLIER,
   fileScore: 'best',
   fileDecay: DEFAULT_FILE_DECAY,

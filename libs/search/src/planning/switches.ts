@@ -6,7 +6,7 @@
  * declarations below.
  */
 
-/** Every switch defaults to true but the bridge and vector contrast (see DEFAULT_PLANNER_CONFIG): the evaluation decides which stay on. */
+/** Every switch defaults to true but the bridge, vector contrast and defined names (see DEFAULT_PLANNER_CONFIG): the evaluation decides which stay on. */
 export interface PlannerSwitches {
   /** Code-aware synonyms and identifier variants on the keyword side; default true. */
   expansion: boolean;
@@ -54,7 +54,8 @@ export interface PlannerSwitches {
   /**
    * File coverage counts a query word that is the whole name of one of a
    * file's candidate classes or functions (`Posify`, `def posify`) twice, as
-   * it counts a word of the file's name (defined-names.ts); default true.
+   * it counts a word of the file's name (defined-names.ts); default in
+   * DEFAULT_PLANNER_CONFIG.
    */
   definedNames: boolean;
   /**

@@ -128,9 +128,9 @@ const SWITCH_OPTIONS = {
     type: 'boolean',
     help: "a short query's files by their best chunk alone, not also by the query words they cover",
   },
-  'no-defined-names': {
+  'defined-names': {
     type: 'boolean',
-    help: "word coverage counts a word that names one of a file's classes or functions once, not twice like its file name",
+    help: "word coverage counts a word that names one of a file's classes or functions twice, like a word of its file name (default off)",
   },
   'no-name-order': {
     type: 'boolean',
@@ -258,7 +258,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (values['no-boilerplate']) switches.boilerplate = false;
   if (values['no-min-evidence']) switches.minEvidence = false;
   if (values['no-file-coverage']) switches.fileCoverage = false;
-  if (values['no-defined-names']) switches.definedNames = false;
+  if (values['defined-names']) switches.definedNames = true;
   if (values['no-name-order']) switches.nameOrder = false;
   if (values['vector-contrast']) switches.vectorContrast = true;
   const rewrite = rewriteMode(values.rewrite);
