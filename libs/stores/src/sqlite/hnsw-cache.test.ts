@@ -34,6 +34,25 @@ function clustered(count: number, dims: number, seed: number, clusters = 20): Fl
   });
 }
 
+/**
+ * `count` vectors in 300 small clusters around one common direction, like a
+ * text model's embeddings; other seeds give other clusters in the same cone,
+ * as a question's embedding lies apart from the code's.
+ */
+function inACone(count: number, dims: number, seed: number): Float32Array[] {
+  const common = rng(1000);
+  const base = Float32Array.from({ length: dims }, () => (common() * 2 - 1) * 4);
+  const centresRng = rng(seed + 2000);
+  const centres = Array.from({ length: 300 }, () =>
+    Float32Array.from({ length: dims }, (_, d) => base[d]! + centresRng() * 2 - 1),
+  );
+  const r = rng(seed);
+  return Array.from({ length: count }, () => {
+    const c = centres[Math.floor(r() * centres.length)]!;
+    return Float32Array.from({ length: dims }, (_, d) => c[d]! + (r() * 2 - 1) * 0.6);
+  });
+}
+
 function records(vectors: Float32Array[], prefix = 'v'): VectorRecord[] {
   return vectors.map((vector, i) => ({
     id: `${prefix}${i}`,
@@ -315,25 +334,32 @@ describe('HNSW vector cache', () => {
     }
   });
 
-  test('recall@10 against exact search is at least 0.95 on clustered data', async () => {
+  test('recall@10 and @50 against exact search are at least 0.98 on embedding-like data', async () => {
+    // Real embeddings lie in a narrow cone (every vector shares a large
+    // common part) in many small clusters, and queries fall between the
+    // code's clusters; asking the graph for just the limit loses neighbours
+    // there (recall@50 about 0.9 on this data, as on a real repository's),
+    // so every graph search fetches more.
     const file = tmpFile();
-    const data = clustered(3000, 32, 42, 40);
+    const data = inACone(6000, 128, 1);
     const ix = openSqliteIndex(file, { hnsw: { minVectors: 1000 } });
-    ix.setEmbedder('test', 32);
+    ix.setEmbedder('test', 128);
     await ix.vectors.upsert(records(data));
     ix.close();
     const r = openSqliteIndex(file, { readonly: true, hnsw: { minVectors: 1000 } });
     const exact = openSqliteIndex(file, { readonly: true, hnsw: false });
     try {
       assert.equal(r.vectorIndexState().mode, 'hnsw');
-      const queries = clustered(100, 32, 99, 40);
-      let hit = 0;
-      for (const vector of queries) {
-        const want = new Set(await ids(exact, { vector, limit: 10 }));
-        for (const id of await ids(r, { vector, limit: 10 })) if (want.has(id)) hit++;
+      const queries = inACone(60, 128, 7);
+      for (const limit of [10, 50]) {
+        let hit = 0;
+        for (const vector of queries) {
+          const want = new Set(await ids(exact, { vector, limit }));
+          for (const id of await ids(r, { vector, limit })) if (want.has(id)) hit++;
+        }
+        const recall = hit / (queries.length * limit);
+        assert.ok(recall >= 0.98, `recall@${limit} ${recall}`);
       }
-      const recall = hit / (queries.length * 10);
-      assert.ok(recall >= 0.95, `recall@10 ${recall}`);
     } finally {
       r.close();
       exact.close();

@@ -56,7 +56,12 @@ export interface HnswOptions {
   minVectors?: number;
   /** Graph degree (usearch connectivity, HNSW M). Default 16. */
   connectivity?: number;
-  /** Candidate list size while inserting (efConstruction). Default 64. */
+  /**
+   * Candidate list size while inserting (efConstruction). Default 128: on
+   * the built-in model's vectors of a real repository (28,904 chunks) the
+   * graph built at 64 reached recall@50 0.979 against exact search when a
+   * search fetches 512, at 128 0.985 (the build 2.1 -> 3.8 s).
+   */
   expansionAdd?: number;
   /** Candidate list size while searching (ef); a search for k > ef uses k. Default 128. */
   expansionSearch?: number;
@@ -65,7 +70,7 @@ export interface HnswOptions {
 export const HNSW_DEFAULTS: Required<HnswOptions> = {
   minVectors: 5000,
   connectivity: 16,
-  expansionAdd: 64,
+  expansionAdd: 128,
   expansionSearch: 128,
 };
 
