@@ -81,7 +81,7 @@ export interface EvalOptions {
   fusion?: FusionMode;
   /**
    * Feature switches passed with every search (expansion, anchors,
-   * focusScoring, definitions, codeSpans, boilerplate, reportFocus, docDemotion,
+   * focusScoring, definitions, codeSpans, installedFrames, boilerplate, reportFocus, docDemotion,
    * fileCoverage, definedNames, nameOrder, fileScore, vectorWeight, planning, bridge), the LLM rewrite's mode and
    * the query variants (count, kinds, merge), for ablations.
    */
@@ -108,6 +108,7 @@ export type EvalSwitches = Pick<
   | 'focusScoring'
   | 'definitions'
   | 'codeSpans'
+  | 'installedFrames'
   | 'boilerplate'
   | 'reportFocus'
   | 'docDemotion'

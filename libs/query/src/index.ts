@@ -3,13 +3,15 @@
 
 export { type BoilerplateKind, stripBoilerplate } from './parse/boilerplate.js';
 export { type CutLink, cutLinks, filePathOfLink, type LinksCut } from './parse/links.js';
-export { parseQuery } from './parse/parse.js';
+export { type ParseContext, parseQuery } from './parse/parse.js';
 export {
   isTemplatePath,
   MAX_TEMPLATE_FILES,
   TEMPLATE_PATH_HINTS,
   templateLines,
 } from './parse/templates.js';
+export type { OwnFrames } from './trace/block-node.js';
+export { externalFramePaths } from './trace/trace.js';
 export type { ParsedQuery, PhraseNode, QueryFilters, TermNode, TraceNode } from './types.js';
 
 // For other libraries: the rewrites and inferences over the typed query that

@@ -35,7 +35,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CodesiftError, errorMessage, type SymbolInfo } from '@codesift/core';
 import type { LlmClient } from '@codesift/llm';
-import type { ParsedQuery } from '@codesift/query';
+import { externalFramePaths, type ParsedQuery } from '@codesift/query';
 import { openSqliteIndex } from '@codesift/stores';
 import { batchedQueryEmbedder } from './batched-embedder.js';
 import { bridgeStep } from './bridge-step.js';
@@ -62,6 +62,7 @@ import type { PlannerConfig, PlanOptions, QueryPlan, VariantsPlan } from './plan
 import type { VariantSources } from './planning/variants.js';
 import { type QueryEmbedder, queryEmbedderFor } from './query-embedder.js';
 import { type Fused, fuseSides, type Ranked, rank } from './ranking.js';
+import { ownFrames, type PathsByName, readPathsByName } from './repo-frames.js';
 import { readTemplateLines } from './repo-templates.js';
 import { mentionsTestWord, readOwnTestWords } from './repo-test-words.js';
 import { type Retrieved, retrievalReasons, retrieve } from './retrieval.js';
@@ -183,7 +184,7 @@ function round(ms: number): number {
 }
 
 /** What the planner reads from the indexed repository (PlannerConfig). */
-type RepoFacts = Pick<PlannerConfig, 'templateLines' | 'ownTestWords'>;
+type RepoFacts = Pick<PlannerConfig, 'templateLines' | 'ownTestWords' | 'ownFrames'>;
 
 /** The plan step's result: the plan and its compiled filter. */
 interface Planned {
@@ -198,7 +199,9 @@ class Engine implements SearchEngine {
   private closed = false;
   private chunkCount: { at: number; n: number } | null = null;
   /** What the repository tells the planner, for the index version `at` (repoFacts). */
-  private repo: (RepoFacts & { at: number; templateLines: ReadonlySet<string> }) | null = null;
+  private repo:
+    | (RepoFacts & { at: number; templateLines: ReadonlySet<string>; byName?: PathsByName })
+    | null = null;
   /** The model's phrasings per (index version, question, count). */
   private readonly phrasings = new PhrasingsCache(PHRASINGS_CACHE_SIZE);
   /** The vector similarity text without meaning reaches here, per index version (noise-floor.ts). */
@@ -486,17 +489,26 @@ class Engine implements SearchEngine {
    * What the planner reads from the repository itself, each read again only
    * when the index changes: the issue templates' lines (repo-templates.ts)
    * and, for a query holding a test word, the test words its paths use for
-   * its own code (repo-test-words.ts; listing the paths is not free on a
-   * large index, so other queries skip it).
+   * its own code (repo-test-words.ts); for a trace with frames in installed
+   * copies, those naming its own files (repo-frames.ts). Listing the paths
+   * is not free on a large index, so other queries skip it.
    */
   private async repoFacts(query: string): Promise<RepoFacts> {
     const at = (await this.index.meta()).updatedAt;
     if (this.repo?.at !== at)
       this.repo = { at, templateLines: await readTemplateLines(this.index) };
     const repo = this.repo;
-    if (!mentionsTestWord(query)) return { templateLines: repo.templateLines };
-    repo.ownTestWords ??= await readOwnTestWords(this.index);
-    return { templateLines: repo.templateLines, ownTestWords: repo.ownTestWords };
+    const facts: RepoFacts = { templateLines: repo.templateLines };
+    if (mentionsTestWord(query)) {
+      repo.ownTestWords ??= await readOwnTestWords(this.index);
+      facts.ownTestWords = repo.ownTestWords;
+    }
+    const installed = externalFramePaths(query);
+    if (installed.length > 0) {
+      repo.byName ??= await readPathsByName(this.index);
+      facts.ownFrames = ownFrames(installed, repo.byName);
+    }
+    return facts;
   }
 
   /** Counting walks the table (or asks a remote store), so it is cached until the index changes. */

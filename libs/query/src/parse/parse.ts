@@ -16,6 +16,7 @@
  *   with its shape (see shape.ts). Backticks are treated as spaces, so
  *   markdown code spans (`addEdge`) give their identifier.
  */
+import type { OwnFrames } from '../trace/block-node.js';
 import { detectTraces } from '../trace/trace.js';
 import type { ParsedQuery, QueryFilters, QueryNode, TermNode } from '../types.js';
 import { IDENTIFIER_SHAPES } from './shape.js';
@@ -85,10 +86,16 @@ function collectAnchors(nodes: readonly QueryNode[], terms: readonly TermNode[])
   return out;
 }
 
+/** What the caller knows of the searched repository that changes how a query reads. */
+export interface ParseContext {
+  /** Trace frames printed from an installed copy that are the repository's own files (block-node.ts). */
+  ownFrames?: OwnFrames;
+}
+
 /** Parses a query (see the module comment). Never throws. */
-export function parseQuery(input: string): ParsedQuery {
+export function parseQuery(input: string, context: ParseContext = {}): ParsedQuery {
   const text = typeof input === 'string' ? input : String(input ?? '');
-  const traces = detectTraces(text);
+  const traces = detectTraces(text, context.ownFrames);
   const nodes: QueryNode[] = [];
   let at = 0;
   const opts = { filters: true, phrases: true };

@@ -9,6 +9,15 @@ import type { QueryNode, TermNode, TraceFormat, TraceNode, TraceRole } from '../
 import type { ErrorDraft, FrameDraft } from './drafts.js';
 import { RECOGNIZERS } from './recognizers.js';
 
+/**
+ * Frames that the format's rules read as a dependency's but that name the
+ * searched repository's own files: the printed path (FrameDraft.path) to
+ * the repository path. A report against a library shows the library as
+ * installed (`site-packages/sympy/core/basic.py`, a crate in the cargo
+ * registry); only the caller, who knows the repository's files, can tell.
+ */
+export type OwnFrames = ReadonlyMap<string, string>;
+
 export interface Block {
   start: number;
   end: number;
@@ -43,7 +52,9 @@ function termFor(
   return node;
 }
 
-export function blockToNode(input: string, b: Block): TraceNode {
+export function blockToNode(input: string, block: Block, ownFrames?: OwnFrames): TraceNode {
+  const b =
+    ownFrames === undefined || ownFrames.size === 0 ? block : withOwnFrames(block, ownFrames);
   const terms: TermNode[] = [];
   const seen = new Set<string>();
   const add = (t: TermNode): void => {
@@ -85,7 +96,9 @@ export function blockToNode(input: string, b: Block): TraceNode {
       if (f.pathValue && f.pathStart >= 0) {
         add(termFor(input, f.pathStart, f.pathEnd, f.pathValue, 'path', f.line, f.column));
       }
-      if (f.fnValue && f.fnStart >= 0) {
+      // An installed frame's function is often a library's entry point the
+      // user called, not where it went wrong: its file is the signal.
+      if (f.fnValue && f.fnStart >= 0 && !f.installed) {
         add(termFor(input, f.fnStart, f.fnEnd, f.fnValue, 'function'));
       }
     }
@@ -117,6 +130,26 @@ export function blockToNode(input: string, b: Block): TraceNode {
   };
 }
 
+/**
+ * `b` with its innermost frame, when the rules read it as a dependency's
+ * and `own` names it, as a user frame at the repository path. Only the
+ * innermost: a report through an installed library passes many of its
+ * files (drivers, dispatchers) on the way to where it failed, and taken
+ * together they bury the one the report is about (measured: see
+ * docs/EVALUATION.md, installed frames).
+ */
+function withOwnFrames(b: Block, own: OwnFrames): Block {
+  const format = b.format ?? b.frames.find((f) => f.format !== 'generic')?.format ?? 'generic';
+  const outermostFirst = RECOGNIZERS.find((r) => r.format === format)?.outermostFirst === true;
+  const at = outermostFirst ? b.frames.length - 1 : 0;
+  const f = b.frames[at];
+  const path = f?.external && f.path !== null ? own.get(f.path) : undefined;
+  if (f === undefined || path === undefined) return b;
+  const frames = [...b.frames];
+  frames[at] = { ...f, external: false, pathValue: path, installed: true };
+  return { ...b, frames };
+}
+
 /** The innermost user frame naming a function: TraceNode.failingFunction and failingLocation. */
 function failingFrame(
   frames: readonly FrameDraft[],
@@ -125,7 +158,9 @@ function failingFrame(
   const recognizer = RECOGNIZERS.find((r) => r.format === format);
   const ordered = recognizer?.outermostFirst ? [...frames].reverse() : frames;
   const hooks = recognizer?.protocolHooks;
-  const f = ordered.find((x) => !x.external && x.fnValue !== null && !hooks?.test(x.fnValue));
+  const f = ordered.find(
+    (x) => !x.external && !x.installed && x.fnValue !== null && !hooks?.test(x.fnValue),
+  );
   return {
     failingFunction: f?.fnValue ?? null,
     failingLocation: f?.pathValue ? { path: f.pathValue, line: f.line } : null,

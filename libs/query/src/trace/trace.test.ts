@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseQuery } from '../parse/parse.js';
 import { signals, traces } from '../testing/traces.js';
+import { externalFramePaths } from './trace.js';
 
 const PYTHON = `I get this when running the indexer:
 
@@ -163,4 +164,31 @@ test('error lines count alone only with a message', () => {
     assert.equal(parseQuery(q).hasTrace, false, q);
   }
   assert.equal(parseQuery('ValueError').isIdentifierOnly, true);
+});
+
+test("an installed copy's innermost frame named as the repository's own becomes a user frame at the repository path", () => {
+  const yaml = '/home/u/.venv/lib/python3.11/site-packages/yaml/reader.py';
+  const json = '/usr/lib/python3.11/json/decoder.py';
+  assert.deepEqual(externalFramePaths(PYTHON), [json, yaml]);
+  const own = new Map([
+    [yaml, 'lib/yaml/reader.py'],
+    [json, 'lib/json/decoder.py'],
+  ]);
+  const [t] = parseQuery(PYTHON, { ownFrames: own }).nodes.filter((n) => n.kind === 'trace');
+  assert.ok(t && t.kind === 'trace');
+  // Only the innermost (Python prints it last): the frames above it are its callers.
+  assert.deepEqual(
+    t.frames.map((f) => f.external),
+    [false, false, true, false],
+  );
+  assert.deepEqual(signals(t, 'path'), [
+    '/home/u/proj/codesift/cli.py',
+    '/home/u/proj/codesift/indexer.py',
+    'lib/yaml/reader.py',
+  ]);
+  // Its file is the signal; its function (often the entry point called) is not, nor where it failed.
+  assert.deepEqual(signals(t, 'function'), ['main', 'build_index']);
+  assert.equal(t.failingFunction, 'build_index');
+  // Without the repository's word the frame stays a dependency's.
+  assert.deepEqual(signals(traces(PYTHON)[0]!, 'path').length, 2);
 });

@@ -15,7 +15,7 @@
  * regex work per line and keeps the scan linear.
  */
 import type { TraceNode } from '../types.js';
-import { type Block, blockToNode } from './block-node.js';
+import { type Block, blockToNode, type OwnFrames } from './block-node.js';
 import { candidateRecognizers, classify } from './classify.js';
 import { indentOf, MAX_TRACE_LINE, splitLines } from './lines.js';
 
@@ -23,7 +23,7 @@ import { indentOf, MAX_TRACE_LINE, splitLines } from './lines.js';
  * Finds the stack-trace blocks of `input`, in order, without overlaps.
  * Text between them is left to the ordinary tokenizer.
  */
-export function detectTraces(input: string): TraceNode[] {
+export function detectTraces(input: string, ownFrames?: OwnFrames): TraceNode[] {
   // Cheap pre-check: only the formats whose marks the input holds are tried, most often none.
   const recognizers = candidateRecognizers(input);
   if (recognizers.length === 0) return [];
@@ -32,7 +32,8 @@ export function detectTraces(input: string): TraceNode[] {
   let block: Block | null = null;
   let sourceIndent = -1;
   const close = (): void => {
-    if (block && (block.frames.length > 0 || block.strong)) out.push(blockToNode(input, block));
+    if (block && (block.frames.length > 0 || block.strong))
+      out.push(blockToNode(input, block, ownFrames));
     block = null;
     sourceIndent = -1;
   };
@@ -93,4 +94,17 @@ export function detectTraces(input: string): TraceNode[] {
   }
   close();
   return out;
+}
+
+/**
+ * The paths of the frames read as dependencies' (an installed package, a
+ * module cache, a crate registry), as printed, once each: what the caller
+ * may find to be the searched repository's own files (OwnFrames).
+ */
+export function externalFramePaths(input: string): string[] {
+  const paths = new Set<string>();
+  for (const t of detectTraces(input)) {
+    for (const f of t.frames) if (f.external && f.path !== null) paths.add(f.path);
+  }
+  return [...paths];
 }

@@ -149,7 +149,12 @@ export function rewriteAndParse(
   // Links go with the boilerplate: pasted pointers, not the question (see @codesift/query links.ts).
   const unlinked = boilerplate ? cutLinks(stripped?.text ?? query) : null;
   const keepLinks = unlinked === null || unlinked.text.trim() === '';
-  const parsed = parseQuery(keepLinks ? (stripped?.text ?? query) : unlinked.text);
+  const parsed = parseQuery(
+    keepLinks ? (stripped?.text ?? query) : unlinked.text,
+    config.ownFrames && resolveSwitches(options, config).installedFrames
+      ? { ownFrames: config.ownFrames }
+      : {},
+  );
   const rewrite: QueryPlan['rewrite'] = {
     boilerplate,
     originalChars: query.length,
@@ -209,6 +214,12 @@ export function planQuery(
     `query: ${parsed.input.length} chars, specificity ${fmt(parsed.specificity)}` +
       `${parsed.isIdentifierOnly ? ', identifiers only' : ''}${parsed.hasTrace ? ', stack trace found' : ''}`,
   );
+  if (on.installedFrames && config.ownFrames !== undefined && config.ownFrames.size > 0) {
+    const named = [...new Set(config.ownFrames.values())];
+    reasons.push(
+      `trace: frames printed from an installed copy name the repository's own ${named.length === 1 ? 'file' : 'files'} ${named.slice(0, 3).join(', ')}${named.length > 3 ? ', ...' : ''}: read as its code`,
+    );
+  }
 
   const filter = mergeFilters(options.filter, parsed.filters);
   if (hasQueryFilters(parsed.filters)) {

@@ -22,6 +22,13 @@ export interface PlannerSwitches {
    * definitions.ts queryIdentifiers); default true.
    */
   codeSpans: boolean;
+  /**
+   * A trace's innermost frame printed from an installed copy of the
+   * repository (`site-packages/<pkg>/...`, a crate in the cargo registry)
+   * names the repository's own file when one has that path's tail
+   * (repo-frames.ts); default true.
+   */
+  installedFrames: boolean;
   /** Cut environment reports and issue-template text out of the query before searching; default true. */
   boilerplate: boolean;
   /** Focus inference ignores pasted material (boilerplate, code blocks, a long report's body); default true. */
@@ -82,6 +89,7 @@ const SWITCH_KEYS: Readonly<Record<PlannerSwitch, true>> = {
   focusScoring: true,
   definitions: true,
   codeSpans: true,
+  installedFrames: true,
   boilerplate: true,
   reportFocus: true,
   docDemotion: true,

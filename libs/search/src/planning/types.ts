@@ -8,6 +8,7 @@ import type {
   BoilerplateKind,
   ExpansionSource,
   Focus,
+  OwnFrames,
   SynonymMergeMode,
   SynonymTable,
 } from '@codesift/query';
@@ -372,6 +373,12 @@ export interface PlannerConfig extends PlannerSwitches {
    * tests. The engine reads them from the index; absent: none.
    */
   ownTestWords?: ReadonlySet<string>;
+  /**
+   * Trace frames printed from an installed copy that are the repository's
+   * own files (repo-frames.ts), read as its user frames. The engine finds
+   * them in the index; absent: none.
+   */
+  ownFrames?: OwnFrames;
   /** Query variants by default (0: off) and the kinds they use. */
   variants: number;
   variantKinds: readonly VariantKind[];

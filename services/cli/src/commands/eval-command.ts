@@ -106,6 +106,10 @@ const SWITCH_OPTIONS = {
     type: 'boolean',
     help: 'no boost for the chunk defining a named symbol',
   },
+  'no-installed-frames': {
+    type: 'boolean',
+    help: "a trace's frames in an installed copy of the repository stay a dependency's",
+  },
   'no-code-spans': {
     type: 'boolean',
     help: "a short query's code spans (`polyval`) name no definition unless code-shaped",
@@ -252,6 +256,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (values['no-anchor']) switches.anchors = false;
   if (values['no-definitions']) switches.definitions = false;
   if (values['no-code-spans']) switches.codeSpans = false;
+  if (values['no-installed-frames']) switches.installedFrames = false;
   if (values['no-focus']) switches.focusScoring = false;
   if (values['no-report-focus']) switches.reportFocus = false;
   if (values['no-doc-demotion']) switches.docDemotion = false;
