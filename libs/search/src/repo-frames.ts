@@ -14,6 +14,7 @@
  * manifest's paths, and only for a query whose trace has such frames.
  */
 import type { OwnFrames } from '@codesift/query';
+import { readIndexPaths } from './index-paths.js';
 import type { SearchIndex } from './search-index.js';
 
 /** The repository's paths by their last segment, for matching frames' tails. */
@@ -67,14 +68,7 @@ export function ownFrames(printedPaths: readonly string[], byName: PathsByName):
   return own;
 }
 
-/** The index's paths by name; none when the store cannot list them. */
+/** The index's paths by name; none when the store cannot list them (every installed frame stays a dependency's). */
 export async function readPathsByName(index: Pick<SearchIndex, 'manifest'>): Promise<PathsByName> {
-  const { manifest } = index;
-  try {
-    if (manifest.paths) return pathsByName(await manifest.paths());
-    if (manifest.all) return pathsByName((await manifest.all()).keys());
-  } catch {
-    // A store that cannot list its files leaves every installed frame a dependency's, as before.
-  }
-  return new Map();
+  return pathsByName((await readIndexPaths(index)) ?? []);
 }

@@ -13,6 +13,7 @@
  */
 import { detectLanguage, isTestPath, LANGUAGES } from '@codesift/analysis';
 import { TEST_WORDS } from '@codesift/query';
+import { readIndexPaths } from './index-paths.js';
 import { inDocTree } from './planning/documentation.js';
 import type { SearchIndex } from './search-index.js';
 
@@ -93,16 +94,10 @@ export function ownTestWords(paths: Iterable<string>): Set<string> {
   return own;
 }
 
-/** ownTestWords over the index's paths; none when the store cannot list them. */
+/** ownTestWords over the index's paths; none when the store cannot list them (every test word a cue, as before). */
 export async function readOwnTestWords(
   index: Pick<SearchIndex, 'manifest'>,
 ): Promise<ReadonlySet<string>> {
-  const { manifest } = index;
-  try {
-    if (manifest.paths) return ownTestWords(await manifest.paths());
-    if (manifest.all) return ownTestWords((await manifest.all()).keys());
-  } catch {
-    // A store that fails to list its files leaves every test word a cue, as before.
-  }
-  return new Set();
+  const paths = await readIndexPaths(index);
+  return paths === null ? new Set() : ownTestWords(paths);
 }
