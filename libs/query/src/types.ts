@@ -121,6 +121,8 @@ export interface StackFrame {
   function: string | null;
   /** Standard library, runtime or third-party dependency code: not in the user's repository. */
   external: boolean;
+  /** Printed from an installed copy of the searched repository and read as its code (ParseContext.ownFrames). */
+  installed?: boolean;
   start: number;
   end: number;
 }

@@ -53,8 +53,11 @@ function termFor(
 }
 
 export function blockToNode(input: string, block: Block, ownFrames?: OwnFrames): TraceNode {
+  const format = blockFormat(block);
   const b =
-    ownFrames === undefined || ownFrames.size === 0 ? block : withOwnFrames(block, ownFrames);
+    ownFrames === undefined || ownFrames.size === 0
+      ? block
+      : withOwnFrames(block, ownFrames, format);
   const terms: TermNode[] = [];
   const seen = new Set<string>();
   const add = (t: TermNode): void => {
@@ -103,7 +106,6 @@ export function blockToNode(input: string, block: Block, ownFrames?: OwnFrames):
       }
     }
   }
-  const format = b.format ?? b.frames.find((f) => f.format !== 'generic')?.format ?? 'generic';
   return {
     kind: 'trace',
     text: input.slice(b.start, b.end),
@@ -116,6 +118,7 @@ export function blockToNode(input: string, block: Block, ownFrames?: OwnFrames):
       column: f.column,
       function: f.function,
       external: f.external,
+      ...(f.installed ? { installed: true } : {}),
       start: f.start,
       end: f.end,
     })),
@@ -138,10 +141,8 @@ export function blockToNode(input: string, block: Block, ownFrames?: OwnFrames):
  * together they bury the one the report is about (measured: see
  * docs/EVALUATION.md, installed frames).
  */
-function withOwnFrames(b: Block, own: OwnFrames): Block {
-  const format = b.format ?? b.frames.find((f) => f.format !== 'generic')?.format ?? 'generic';
-  const outermostFirst = RECOGNIZERS.find((r) => r.format === format)?.outermostFirst === true;
-  const at = outermostFirst ? b.frames.length - 1 : 0;
+function withOwnFrames(b: Block, own: OwnFrames, format: TraceFormat): Block {
+  const at = recognizerOf(format)?.outermostFirst ? b.frames.length - 1 : 0;
   const f = b.frames[at];
   const path = f?.external && f.path !== null ? own.get(f.path) : undefined;
   if (f === undefined || path === undefined) return b;
@@ -150,12 +151,21 @@ function withOwnFrames(b: Block, own: OwnFrames): Block {
   return { ...b, frames };
 }
 
+/** The block's runtime: its own, else the first frame's that names one. */
+function blockFormat(b: Block): TraceFormat {
+  return b.format ?? b.frames.find((f) => f.format !== 'generic')?.format ?? 'generic';
+}
+
+function recognizerOf(format: TraceFormat) {
+  return RECOGNIZERS.find((r) => r.format === format);
+}
+
 /** The innermost user frame naming a function: TraceNode.failingFunction and failingLocation. */
 function failingFrame(
   frames: readonly FrameDraft[],
   format: TraceFormat,
 ): Pick<TraceNode, 'failingFunction' | 'failingLocation'> {
-  const recognizer = RECOGNIZERS.find((r) => r.format === format);
+  const recognizer = recognizerOf(format);
   const ordered = recognizer?.outermostFirst ? [...frames].reverse() : frames;
   const hooks = recognizer?.protocolHooks;
   const f = ordered.find(

@@ -17,8 +17,6 @@ export interface FrameDraft extends StackFrame {
   fnValue: string | null;
   /** Path to search, which may differ from the printed one (Java). */
   pathValue: string | null;
-  /** Printed from an installed copy of the searched repository (block-node.ts OwnFrames). */
-  installed?: boolean;
 }
 
 /** What a runtime says about its frames: which are not the user's code, and what a function is called in the repository. */

@@ -181,6 +181,10 @@ test("an installed copy's innermost frame named as the repository's own becomes 
     t.frames.map((f) => f.external),
     [false, false, true, false],
   );
+  assert.deepEqual(
+    t.frames.map((f) => f.installed === true),
+    [false, false, false, true],
+  );
   assert.deepEqual(signals(t, 'path'), [
     '/home/u/proj/codesift/cli.py',
     '/home/u/proj/codesift/indexer.py',
