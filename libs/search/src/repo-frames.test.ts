@@ -81,6 +81,7 @@ const LIBRARY = {
     '',
   ].join('\n'),
   'geom/render.py': 'def draw(shape):\n    return str(shape)\n',
+  'geom/api.py': 'def total(shapes):\n    return sum(measure(s) for s in shapes)\n',
 };
 
 const REPORT = `Computing an area fails for a shape with a negative width
@@ -99,6 +100,26 @@ describe('a traceback through the installed copy, searched in the repository', (
     made = await indexTree('codesift-own-frames-', LIBRARY);
   });
   after(() => rmSync(made.dir, { recursive: true, force: true }));
+
+  it("names only the innermost frame's file, not its callers'", async () => {
+    const throughApi = REPORT.replace(
+      '  File "/home/me/.venv',
+      '  File "/home/me/.venv/lib/python3.11/site-packages/geom/api.py", line 2, in total\n    return sum(area_of(s) for s in shapes)\n  File "/home/me/.venv',
+    );
+    const engine = await openLocalEngine({ indexPath: made.indexPath, embedder: null });
+    try {
+      const res = await engine.search({
+        query: throughApi,
+        keywordOnly: true,
+        collapseFiles: true,
+      });
+      const said = res.plan!.reasons.filter((r) => r.includes('installed copy'));
+      assert.equal(said.length, 1, res.plan!.reasons.join('\n'));
+      assert.match(said[0]!, /own file geom\/core\/shapes\.py: read as its code$/);
+    } finally {
+      await engine.close();
+    }
+  });
 
   it("ranks the frame's own file first, and the plan says why", async () => {
     const engine = await openLocalEngine({ indexPath: made.indexPath, embedder: null });

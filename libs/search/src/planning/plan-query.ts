@@ -214,8 +214,8 @@ export function planQuery(
     `query: ${parsed.input.length} chars, specificity ${fmt(parsed.specificity)}` +
       `${parsed.isIdentifierOnly ? ', identifiers only' : ''}${parsed.hasTrace ? ', stack trace found' : ''}`,
   );
-  if (on.installedFrames && config.ownFrames !== undefined && config.ownFrames.size > 0) {
-    const named = [...new Set(config.ownFrames.values())];
+  const named = installedFiles(parsed, config.ownFrames);
+  if (named.length > 0) {
     reasons.push(
       `trace: frames printed from an installed copy name the repository's own ${named.length === 1 ? 'file' : 'files'} ${named.slice(0, 3).join(', ')}${named.length > 3 ? ', ...' : ''}: read as its code`,
     );
@@ -587,4 +587,22 @@ function definitionIdentifiers(
     (w) => w.toLowerCase() !== failing.toLowerCase(),
   );
   return [failing, ...rest];
+}
+
+/**
+ * The repository files that a trace's frames printed from an installed copy
+ * were read as: only the frames the parser took (a block's innermost), not
+ * every path the engine could map.
+ */
+function installedFiles(parsed: ParsedQuery, own: PlannerConfig['ownFrames']): string[] {
+  if (own === undefined || own.size === 0) return [];
+  const files = new Set<string>();
+  for (const n of parsed.nodes) {
+    if (n.kind !== 'trace') continue;
+    for (const f of n.frames) {
+      const file = f.installed && f.path !== null ? own.get(f.path) : undefined;
+      if (file !== undefined) files.add(file);
+    }
+  }
+  return [...files];
 }
