@@ -39,7 +39,10 @@ interface Pending {
   reject: (e: unknown) => void;
 }
 
-const WORKER_URL = new URL('./worker.js', import.meta.url);
+// Beside the package's entry module, found by the package's name rather than
+// this module's own URL: the CLI runs this code from its bundle
+// (services/cli/dist/bundle/), where './worker.js' would not exist.
+const WORKER_URL = new URL('./worker.js', import.meta.resolve('@codesift/engine-pool'));
 
 class SearchWorker {
   readonly pending = new Map<number, Pending>();

@@ -28,9 +28,13 @@ export function useLiteVocabPath(): string {
   return path.join(useLiteSourceDir(), 'vocab.json');
 }
 
-/** dist/model/use-lite-512.v<N>.onnx, written by the package's build step. */
+/**
+ * dist/model/use-lite-512.v<N>.onnx, written by the package's build step;
+ * dist/ found from the package's entry module, not this module's URL, which
+ * is the CLI's bundle when the CLI runs it.
+ */
 export function useLiteOnnxPath(): string {
-  const distDir = path.dirname(fileURLToPath(import.meta.url));
+  const distDir = path.dirname(fileURLToPath(import.meta.resolve('@codesift/models')));
   return path.join(distDir, 'model', `use-lite-512.v${CONVERTER_VERSION}.onnx`);
 }
 

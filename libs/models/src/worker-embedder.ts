@@ -4,7 +4,9 @@ import type { EmbedWorkerInit, FromEmbedWorker, ToEmbedWorker } from './embed-pr
 import type { EmbedOptions } from './embedder.js';
 import type { PoolMember } from './embedder-pool.js';
 
-const WORKER_URL = new URL('./embed-worker.js', import.meta.url);
+// Found from the package's entry module, not this module's URL: the CLI runs
+// this code from its bundle (services/cli/dist/bundle/).
+const WORKER_URL = new URL('./embed-worker.js', import.meta.resolve('@codesift/models'));
 /**
  * The worker holds at most this many batches' worth of texts: one being
  * embedded and one ready behind it, so it never waits for the main thread

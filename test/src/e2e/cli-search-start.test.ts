@@ -12,7 +12,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { cliBin, collect, runCli } from '../support/cli.js';
+import { pathToFileURL } from 'node:url';
+import { cliBin, cliBundleDir, collect, modulesBehind, runCli } from '../support/cli.js';
 import { writeTree } from '../support/tree.js';
 
 const HOOKS = `import { appendFileSync } from 'node:fs';
@@ -55,8 +56,8 @@ export async function retryWithBackoff<T>(call: () => Promise<T>, attempts = 3):
 `,
 };
 
-/** Runs `codesift search <args>` and returns the module URLs it loaded. */
-async function loadedBySearch(dir: string, args: string[]): Promise<string[]> {
+/** Runs `codesift search <args>` and returns the module URLs it loaded, bundle files as they are. */
+async function urlsLoadedBySearch(dir: string, args: string[]): Promise<string[]> {
   const log = path.join(dir, `modules-${Math.random().toString(36).slice(2)}.log`);
   const child = spawn(
     process.execPath,
@@ -68,7 +69,12 @@ async function loadedBySearch(dir: string, args: string[]): Promise<string[]> {
   );
   const r = await collect(child, 120_000);
   assert.equal(r.code, 0, r.stderr);
-  const urls = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+  return readFileSync(log, 'utf8').split('\n').filter(Boolean);
+}
+
+/** The compiled modules `codesift search <args>` loaded, read through the bundle's list when it ran. */
+async function loadedBySearch(dir: string, args: string[]): Promise<string[]> {
+  const urls = modulesBehind(await urlsLoadedBySearch(dir, args));
   // The hook saw the search itself: an empty or partial log would pass every check below.
   assert.ok(
     urls.some((u) => u.includes('/libs/search/dist/engine.js')),
@@ -105,6 +111,18 @@ describe('codesift search loads only what the search needs', () => {
   test('a keyword-only index: no model, no indexing, serving, tracing or LLM client code', async () => {
     const urls = await loadedBySearch(dir, ['--index', keywordRoot, 'retry a failed request']);
     assertNone(urls, [...NEVER, MODEL], 'a keyword-only search');
+  });
+
+  test('after the build the CLI runs from its bundle', async () => {
+    const urls = await urlsLoadedBySearch(dir, ['--index', keywordRoot, 'retry a failed request']);
+    assert.ok(
+      urls.includes(pathToFileURL(path.join(cliBundleDir, 'main.js')).href),
+      'codesift ran its compiled modules, not its bundle: services/cli/dist/bundle is missing or older than a compiled module (run the full build, npx turbo run build)',
+    );
+    assert.ok(
+      !urls.some((u) => u.includes('/libs/search/dist/')),
+      'the search engine ran from its own files beside the bundle',
+    );
   });
 
   test('a hybrid index: the model loads only for a plan with a vector side', async () => {

@@ -110,6 +110,11 @@ describe('pack: the files of one staged package', () => {
       'dist/removed-source.js': '',
       'dist/tsconfig.tsbuildinfo': '',
       'dist/model/weights.onnx': 'weights',
+      // The CLI's bundle: code without sources of its own, and the list the
+      // launcher checks for staleness, which an install never needs.
+      'dist/bundle/main.js': '',
+      'dist/bundle/chunk-A1.js': '',
+      'dist/bundle/inputs.json': '{}',
     });
     const dest = path.join(work, 'staged');
     const manifest: Manifest = {
@@ -126,10 +131,17 @@ describe('pack: the files of one staged package', () => {
       },
       dependencies: { '@codesift/core': '0.1.0' },
     };
-    assert.equal(stagePackage(pkg, manifest, dest), 3);
-    for (const kept of ['dist/index.js', 'dist/deep/util.js', 'dist/model/weights.onnx']) {
+    assert.equal(stagePackage(pkg, manifest, dest), 5);
+    for (const kept of [
+      'dist/index.js',
+      'dist/deep/util.js',
+      'dist/model/weights.onnx',
+      'dist/bundle/main.js',
+      'dist/bundle/chunk-A1.js',
+    ]) {
       assert.ok(existsSync(path.join(dest, kept)), kept);
     }
+    assert.ok(!existsSync(path.join(dest, 'dist/bundle/inputs.json')));
     const staged = JSON.parse(readFileSync(path.join(dest, 'package.json'), 'utf8')) as Manifest;
     assert.deepEqual(staged, {
       name: '@codesift/x',

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const repoRoot = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -9,6 +10,29 @@ export const repoRoot = path.resolve(
   '..',
 );
 export const cliBin = path.join(repoRoot, 'services', 'cli', 'bin', 'codesift.js');
+/** Where the build bundles the CLI (services/cli/scripts/bundle.mjs); the launcher runs it while current. */
+export const cliBundleDir = path.join(repoRoot, 'services', 'cli', 'dist', 'bundle');
+
+/**
+ * The compiled modules behind the module URLs a CLI process loaded: a file
+ * of the CLI's bundle stands for the modules bundled into it (its
+ * inputs.json lists them per file), any other URL for itself. So a test of
+ * what a command loads reads the same paths bundled or not.
+ */
+export function modulesBehind(urls: readonly string[]): string[] {
+  const bundlePrefix = `${pathToFileURL(cliBundleDir).href}/`;
+  const bundled = urls.filter((u) => u.startsWith(bundlePrefix));
+  if (bundled.length === 0) return [...urls];
+  const { outputs } = JSON.parse(readFileSync(path.join(cliBundleDir, 'inputs.json'), 'utf8')) as {
+    outputs: Record<string, string[]>;
+  };
+  return urls.flatMap((u) => {
+    if (!u.startsWith(bundlePrefix)) return [u];
+    const inputs = outputs[u.slice(bundlePrefix.length)];
+    if (!inputs) throw new Error(`${u} is not a file of the bundle's inputs.json`);
+    return inputs.map((input) => pathToFileURL(path.resolve(cliBundleDir, input)).href);
+  });
+}
 
 export interface RunResult {
   code: number | null;
