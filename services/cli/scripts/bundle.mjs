@@ -13,6 +13,9 @@
 // (a `tsc -b` of one package since) or gone sends the launcher back to
 // dist/main.js, so a partial rebuild never runs stale code. The packed
 // tarball ships the bundle without inputs.json (nothing rebuilds there).
+// services/cli/turbo.json turns turbo's cache off for this package's build:
+// a cache replay rewrites dist/ with new times in no set order, which could
+// leave the list older than a module it lists and the bundle unused.
 import {
   chmodSync,
   existsSync,
