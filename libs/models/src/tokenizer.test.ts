@@ -29,6 +29,12 @@ test('tokenizer matches the TF.js USE tokenizer', () => {
     assert.deepEqual(tokenizer.encode(text), ids, JSON.stringify(text));
 });
 
+test('the trie, built under each first character as texts need it, tokenizes in any order as the reference', async () => {
+  const fresh = await UseTokenizer.fromFile(useLiteVocabPath());
+  for (const [text, ids] of [...reference].reverse())
+    assert.deepEqual(fresh.encode(text), ids, JSON.stringify(text));
+});
+
 test('tokenizer stops at the model limit without changing the first tokens', () => {
   const code =
     'const value = compute(input, options);\n  if (!value) throw new Error("missing");\n'.repeat(

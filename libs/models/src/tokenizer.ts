@@ -41,41 +41,68 @@ export class UseTokenizer {
   private readonly pieceLength: Int32Array;
   /** Code points that occur after the first character of some piece. */
   private readonly innerChars = new Set<number>();
+  /**
+   * The ids of the pieces not yet in the trie, by their first code point.
+   * The trie under a first character is built when a text first holds that
+   * character: building all of it took ~25 ms, paid by every process that
+   * embeds (a cold hybrid search), which reads a few dozen characters.
+   */
+  private readonly pending = new Map<number, number[]>();
   private best = new Float64Array(0);
   private words = new Int32Array(0);
   private symbols = new Int32Array(0);
 
-  constructor(vocabulary: Vocabulary) {
+  constructor(private readonly vocabulary: Vocabulary) {
     this.pieceLength = new Int32Array(vocabulary.length);
     vocabulary.forEach(([piece], id) => {
       this.pieceLength[id] = piece.length;
     });
     for (let id = RESERVED_SYMBOLS; id < vocabulary.length; id++) {
-      const [piece, score] = vocabulary[id]!;
-      let node = 0;
-      let first = true;
+      const piece = vocabulary[id]![0];
+      let first: number | undefined;
       for (const ch of piece) {
         const cp = ch.codePointAt(0)!;
-        if (!first) this.innerChars.add(cp);
-        first = false;
-        const kids = this.children[node]!;
-        let next = kids.get(cp);
-        if (next === undefined) {
-          next = this.children.length;
-          this.children.push(new Map());
-          this.pieceAt.push(-1);
-          this.scoreAt.push(0);
-          kids.set(cp, next);
-        }
-        node = next;
+        if (first === undefined) first = cp;
+        else this.innerChars.add(cp);
       }
-      if (node !== 0) {
-        // Duplicate pieces: the last one wins, as in the reference trie.
-        this.pieceAt[node] = id;
-        // vocab.json has a few null scores; the reference adds them as 0.
-        this.scoreAt[node] = Number(score);
-      }
+      if (first === undefined) continue;
+      const ids = this.pending.get(first);
+      if (ids) ids.push(id);
+      else this.pending.set(first, [id]);
     }
+  }
+
+  /** The trie node of the one-character prefix `cp`, adding its pending pieces first. */
+  private rootChild(cp: number): number | undefined {
+    const ids = this.pending.get(cp);
+    if (ids !== undefined) {
+      this.pending.delete(cp);
+      // In id order, as when the whole trie was built at once.
+      for (const id of ids) this.insert(id);
+    }
+    return this.children[0]!.get(cp);
+  }
+
+  private insert(id: number): void {
+    const [piece, score] = this.vocabulary[id]!;
+    let node = 0;
+    for (const ch of piece) {
+      const cp = ch.codePointAt(0)!;
+      const kids = this.children[node]!;
+      let next = kids.get(cp);
+      if (next === undefined) {
+        next = this.children.length;
+        this.children.push(new Map());
+        this.pieceAt.push(-1);
+        this.scoreAt.push(0);
+        kids.set(cp, next);
+      }
+      node = next;
+    }
+    // Duplicate pieces: the last one wins, as in the reference trie.
+    this.pieceAt[node] = id;
+    // vocab.json has a few null scores; the reference adds them as 0.
+    this.scoreAt[node] = Number(score);
   }
 
   static async fromFile(vocabPath: string): Promise<UseTokenizer> {
@@ -109,7 +136,7 @@ export class UseTokenizer {
       }
       const base = best[i]!;
       let matched = false;
-      let node = children[0]!.get(symbols[i]!);
+      let node = this.rootChild(symbols[i]!);
       for (let j = i; node !== undefined; ) {
         const piece = pieceAt[node]!;
         j += 1;
