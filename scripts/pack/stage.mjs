@@ -16,9 +16,9 @@ const BUILD_ONLY = /\.(?:js\.map|d\.ts|d\.ts\.map|tsbuildinfo)$|^\.tsbuildinfo$/
 function shipped(srcDir, rel) {
   const parts = rel.split(path.sep);
   // The CLI's bundle (services/cli/scripts/bundle.mjs) has no sources of its
-  // own; its inputs.json only tells the launcher whether a rebuild in the
-  // workspace made it stale, which cannot happen in an install.
-  if (parts[0] === 'bundle') return parts.at(-1) !== 'inputs.json';
+  // own; its JSON lists tell the launcher whether a rebuild in the workspace
+  // made it stale, which cannot happen in an install, and tests what it holds.
+  if (parts[0] === 'bundle') return parts.at(-1).endsWith('.js');
   if (parts.includes('testing')) return false;
   const base = parts.at(-1);
   if (BUILD_ONLY.test(base) || base.endsWith('.test.js')) return false;

@@ -43,29 +43,30 @@ process.exitCode = await main(process.argv.slice(2));
 /**
  * The bundled CLI (dist/bundle/, written by the build's scripts/bundle.mjs:
  * the same code in a dozen modules instead of ~200, a faster start) when it
- * is current, else null. Current: every compiled file listed in its
- * inputs.json exists and is no newer than that list, so a `tsc -b` of one
- * package since the last full build runs the fresh modules instead. An
- * installed package ships the bundle without the list: nothing rebuilds
- * there. CODESIFT_NO_BUNDLE=1 runs the modules as compiled.
+ * is current, else null. Current: every tsc build-info file listed in its
+ * stamps.json (one per bundled package, rewritten by each `tsc -b` of it)
+ * exists and is no newer than that list, so after a `tsc -b` of one package
+ * the compiled modules run until the next full build. An installed package
+ * ships the bundle without the list: nothing rebuilds there.
+ * CODESIFT_NO_BUNDLE=1 runs the modules as compiled.
  */
 function currentBundle() {
   if (process.env.CODESIFT_NO_BUNDLE === '1') return null;
   const dir = path.join(here, '..', 'dist', 'bundle');
-  const entry = path.join(dir, 'main.js');
+  const bundle = new URL('../dist/bundle/main.js', import.meta.url).href;
   let listed;
   try {
-    listed = statSync(path.join(dir, 'inputs.json'));
+    listed = statSync(path.join(dir, 'stamps.json'));
   } catch {
-    return existsSync(entry) ? new URL('../dist/bundle/main.js', import.meta.url).href : null;
+    return existsSync(path.join(dir, 'main.js')) ? bundle : null;
   }
   try {
-    const { inputs } = JSON.parse(readFileSync(path.join(dir, 'inputs.json'), 'utf8'));
-    for (const input of inputs) {
-      if (statSync(path.join(dir, input)).mtimeMs > listed.mtimeMs) return null;
+    const { stamps } = JSON.parse(readFileSync(path.join(dir, 'stamps.json'), 'utf8'));
+    for (const stamp of stamps) {
+      if (statSync(path.join(dir, stamp)).mtimeMs > listed.mtimeMs) return null;
     }
   } catch {
-    return null; // an input is gone (or the list is unreadable): not current
+    return null; // a stamp is gone (or the list is unreadable): not current
   }
-  return new URL('../dist/bundle/main.js', import.meta.url).href;
+  return bundle;
 }

@@ -31,10 +31,11 @@ const entry = (name: string) =>
 describe('the launcher runs the bundle only while it is current', () => {
   const work = mkdtempSync(path.join(tmpdir(), 'codesift-launcher-'));
   const bundle = path.join(work, 'dist', 'bundle');
-  const compiled = path.join(work, 'dist', 'lib.js');
+  // A package's tsc build-info file, which every `tsc -b` of it rewrites.
+  const stamp = path.join(work, 'dist', 'tsconfig.tsbuildinfo');
   after(() => rmSync(work, { recursive: true, force: true }));
 
-  // Compiled modules an hour old, the bundle and its list made after them.
+  // Compiled an hour ago, the bundle and its list of stamps made after.
   beforeEach(() => {
     rmSync(work, { recursive: true, force: true });
     mkdirSync(path.join(work, 'bin'), { recursive: true });
@@ -42,13 +43,13 @@ describe('the launcher runs the bundle only while it is current', () => {
     copyFileSync(launcher, path.join(work, 'bin', 'codesift.js'));
     writeFileSync(path.join(work, 'package.json'), '{"type":"module"}\n');
     writeFileSync(path.join(work, 'dist', 'main.js'), entry('compiled'));
-    writeFileSync(compiled, '');
+    writeFileSync(stamp, '{}');
     const hourAgo = new Date(Date.now() - 3600_000);
-    for (const f of [path.join(work, 'dist', 'main.js'), compiled]) utimesSync(f, hourAgo, hourAgo);
+    utimesSync(stamp, hourAgo, hourAgo);
     writeFileSync(path.join(bundle, 'main.js'), entry('bundle'));
     writeFileSync(
-      path.join(bundle, 'inputs.json'),
-      JSON.stringify({ inputs: ['../main.js', '../lib.js'] }),
+      path.join(bundle, 'stamps.json'),
+      JSON.stringify({ stamps: ['../tsconfig.tsbuildinfo'] }),
     );
   });
 
@@ -61,26 +62,26 @@ describe('the launcher runs the bundle only while it is current', () => {
     return r.stdout;
   };
 
-  test('a bundle no older than every compiled module it lists runs', () => {
+  test('a bundle no older than the packages it was made from runs', () => {
     assert.equal(run(), 'bundle');
   });
 
-  test('a compiled module rebuilt since (tsc -b of one package) sends it to the compiled modules', () => {
+  test('a package rebuilt since (tsc -b of one package) sends it to the compiled modules', () => {
     const later = new Date(Date.now() + 60_000);
-    utimesSync(compiled, later, later);
+    utimesSync(stamp, later, later);
     assert.equal(run(), 'compiled');
   });
 
-  test('a listed module that is gone, or an unreadable list, does too', () => {
-    unlinkSync(compiled);
+  test('a stamp that is gone, or an unreadable list, does too', () => {
+    unlinkSync(stamp);
     assert.equal(run(), 'compiled');
-    writeFileSync(compiled, '');
-    writeFileSync(path.join(bundle, 'inputs.json'), '{"inputs": [');
+    writeFileSync(stamp, '');
+    writeFileSync(path.join(bundle, 'stamps.json'), '{"stamps": [');
     assert.equal(run(), 'compiled');
   });
 
   test('without a list (an installed package) the bundle runs; without a bundle the compiled modules', () => {
-    unlinkSync(path.join(bundle, 'inputs.json'));
+    unlinkSync(path.join(bundle, 'stamps.json'));
     assert.equal(run(), 'bundle');
     rmSync(bundle, { recursive: true });
     assert.equal(run(), 'compiled');

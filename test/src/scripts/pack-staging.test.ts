@@ -114,7 +114,8 @@ describe('pack: the files of one staged package', () => {
       // launcher checks for staleness, which an install never needs.
       'dist/bundle/main.js': '',
       'dist/bundle/chunk-A1.js': '',
-      'dist/bundle/inputs.json': '{}',
+      'dist/bundle/stamps.json': '{}',
+      'dist/bundle/modules.json': '{}',
     });
     const dest = path.join(work, 'staged');
     const manifest: Manifest = {
@@ -141,7 +142,9 @@ describe('pack: the files of one staged package', () => {
     ]) {
       assert.ok(existsSync(path.join(dest, kept)), kept);
     }
-    assert.ok(!existsSync(path.join(dest, 'dist/bundle/inputs.json')));
+    for (const left of ['dist/bundle/stamps.json', 'dist/bundle/modules.json']) {
+      assert.ok(!existsSync(path.join(dest, left)), left);
+    }
     const staged = JSON.parse(readFileSync(path.join(dest, 'package.json'), 'utf8')) as Manifest;
     assert.deepEqual(staged, {
       name: '@codesift/x',

@@ -16,20 +16,20 @@ export const cliBundleDir = path.join(repoRoot, 'services', 'cli', 'dist', 'bund
 /**
  * The compiled modules behind the module URLs a CLI process loaded: a file
  * of the CLI's bundle stands for the modules bundled into it (its
- * inputs.json lists them per file), any other URL for itself. So a test of
+ * modules.json lists them per file), any other URL for itself. So a test of
  * what a command loads reads the same paths bundled or not.
  */
 export function modulesBehind(urls: readonly string[]): string[] {
   const bundlePrefix = `${pathToFileURL(cliBundleDir).href}/`;
   const bundled = urls.filter((u) => u.startsWith(bundlePrefix));
   if (bundled.length === 0) return [...urls];
-  const { outputs } = JSON.parse(readFileSync(path.join(cliBundleDir, 'inputs.json'), 'utf8')) as {
+  const { outputs } = JSON.parse(readFileSync(path.join(cliBundleDir, 'modules.json'), 'utf8')) as {
     outputs: Record<string, string[]>;
   };
   return urls.flatMap((u) => {
     if (!u.startsWith(bundlePrefix)) return [u];
     const inputs = outputs[u.slice(bundlePrefix.length)];
-    if (!inputs) throw new Error(`${u} is not a file of the bundle's inputs.json`);
+    if (!inputs) throw new Error(`${u} is not a file of the bundle's modules.json`);
     return inputs.map((input) => pathToFileURL(path.resolve(cliBundleDir, input)).href);
   });
 }
