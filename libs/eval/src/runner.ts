@@ -81,7 +81,7 @@ export interface EvalOptions {
   fusion?: FusionMode;
   /**
    * Feature switches passed with every search (expansion, anchors,
-   * focusScoring, definitions, codeSpans, installedFrames, boilerplate, reportFocus, docDemotion,
+   * focusScoring, definitions, codeSpans, installedFrames, forwarders, boilerplate, reportFocus, docDemotion,
    * fileCoverage, definedNames, nameOrder, fileScore, vectorWeight, planning, bridge), the LLM rewrite's mode and
    * the query variants (count, kinds, merge), for ablations.
    */
@@ -109,6 +109,7 @@ export type EvalSwitches = Pick<
   | 'definitions'
   | 'codeSpans'
   | 'installedFrames'
+  | 'forwarders'
   | 'boilerplate'
   | 'reportFocus'
   | 'docDemotion'

@@ -181,6 +181,9 @@ export interface Definition {
   signature?: string;
   /** The symbol's kind; an `impl` adds to a type declared elsewhere. */
   kind?: string;
+  /** The name it was looked up by, and its last line: what forwarders.ts compares. */
+  name?: string;
+  endLine?: number;
 }
 
 export interface ChunkRange {

@@ -16,6 +16,7 @@ import {
   preferByPath,
   preferDeclarations,
 } from './definitions.js';
+import { mayForward, type SpannedDefinition, yieldingChunks } from './forwarders.js';
 import type { QueryPlan } from './planning/types.js';
 import type { BoostEvidence, Fused } from './ranking.js';
 import type { SearchIndex } from './search-index.js';
@@ -75,6 +76,22 @@ export async function gatherEvidence(
       contents.set(c.id, c.content);
     }
   }
+  if (plan.definitions.forwarders) {
+    const spanned = [...defs, ...callerDefs].filter(
+      (d): d is Definition & SpannedDefinition => d.name !== undefined && d.endLine !== undefined,
+    );
+    // Bodies are read only when a short definition has a longer namesake elsewhere (rare).
+    if (mayForward(spanned).length > 0) {
+      const ids = [...new Set([...definitions, ...callerDefinitions])];
+      const unread = ids.filter((id) => !chunks.has(id));
+      if (unread.length > 0) for (const c of await index.chunks.get(unread)) chunks.set(c.id, c);
+      const holding = ids.flatMap((id) => (chunks.has(id) ? [chunks.get(id)!] : []));
+      for (const id of yieldingChunks(spanned, holding)) {
+        definitions.delete(id);
+        callerDefinitions.delete(id);
+      }
+    }
+  }
   return { definitions, callerDefinitions, contents, chunks, degraded };
 }
 
@@ -109,6 +126,8 @@ async function lookupDefinitions(
             startLine: s.startLine,
             signature: s.signature,
             kind: s.kind,
+            name,
+            endLine: s.endLine,
           });
         }
       }

@@ -20,6 +20,7 @@
  *       "definitions": true,
  *       "codeSpans": true,             // a short query's `word` in backticks names a definition
  *       "installedFrames": true,       // a trace's innermost frame in an installed copy names the repository's file
+ *       "forwarders": true,            // a short wrapper calling a longer same-named definition yields it the boost
  *       "boilerplate": true,           // cut environment reports / template text from queries
  *       "reportFocus": true,           // focus inference ignores pasted material
  *       "docDemotion": true,           // prose docs x docMultiplier and doc/example trees x focusMultiplier for implementation questions (manifests and data files x docMultiplier too), repository metadata and changelogs x 0.2

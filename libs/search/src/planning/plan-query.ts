@@ -342,6 +342,7 @@ export function planQuery(
     failingLocation: failing?.failingLocation ?? null,
     callers,
     callerShare: CALLER_BOOST_SHARE,
+    forwarders: on.forwarders,
   };
   if (!definitionsOn) reasons.push('definitions: off');
   else if (failingFunction !== null) {

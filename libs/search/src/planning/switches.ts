@@ -29,6 +29,12 @@ export interface PlannerSwitches {
    * (repo-frames.ts); default true.
    */
   installedFrames: boolean;
+  /**
+   * Among definitions of one name in several files, a short one whose body
+   * calls that name (a wrapper forwarding to the implementation) yields the
+   * definition credit to the longer one (forwarders.ts); default true.
+   */
+  forwarders: boolean;
   /** Cut environment reports and issue-template text out of the query before searching; default true. */
   boilerplate: boolean;
   /** Focus inference ignores pasted material (boilerplate, code blocks, a long report's body); default true. */
@@ -90,6 +96,7 @@ const SWITCH_KEYS: Readonly<Record<PlannerSwitch, true>> = {
   definitions: true,
   codeSpans: true,
   installedFrames: true,
+  forwarders: true,
   boilerplate: true,
   reportFocus: true,
   docDemotion: true,

@@ -234,6 +234,8 @@ export interface QueryPlan {
      */
     callers: string[];
     callerShare: number;
+    /** Short same-named wrappers yield the credit to the longer definition they forward to (forwarders.ts). */
+    forwarders: boolean;
     /**
      * The failing frame's file and line: when the index has no symbol for
      * failingFunction (a language without a grammar, as Swift), the chunk of

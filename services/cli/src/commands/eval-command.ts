@@ -110,6 +110,10 @@ const SWITCH_OPTIONS = {
     type: 'boolean',
     help: "a trace's frames in an installed copy of the repository stay a dependency's",
   },
+  'no-forwarders': {
+    type: 'boolean',
+    help: 'a short wrapper calling a same-named, longer definition keeps the definition boost',
+  },
   'no-code-spans': {
     type: 'boolean',
     help: "a short query's code spans (`polyval`) name no definition unless code-shaped",
@@ -257,6 +261,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (values['no-definitions']) switches.definitions = false;
   if (values['no-code-spans']) switches.codeSpans = false;
   if (values['no-installed-frames']) switches.installedFrames = false;
+  if (values['no-forwarders']) switches.forwarders = false;
   if (values['no-focus']) switches.focusScoring = false;
   if (values['no-report-focus']) switches.reportFocus = false;
   if (values['no-doc-demotion']) switches.docDemotion = false;

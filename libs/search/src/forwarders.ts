@@ -1,0 +1,107 @@
+/**
+ * Forwarding wrappers among same-named definitions. A library split into an
+ * implementation and API layers defines one name several times: a method
+ * that forwards to the object doing the work (`return self._impl.hash()`),
+ * a module-level function calling the class method of that name, a
+ * compatibility shim calling the renamed function. The definition bonus
+ * gives each the same credit, so the layer a report's spelling matches
+ * wins over the code that holds the logic. Here a definition whose body is
+ * a few lines calling its own name is a forwarder: when a longer
+ * definition of the name exists in another file, the forwarder yields its
+ * credit (the longer one keeps it). Read from the repository's own code:
+ * no layer, path or naming convention is assumed.
+ */
+
+/** The longest definition (lines, signature included) that counts as a forwarder. */
+export const FORWARDER_MAX_LINES = 6;
+
+export interface SpannedDefinition {
+  /** The name the query's identifier was looked up by (`hashCode`, `Graph.addEdge`). */
+  name: string;
+  path: string;
+  startLine: number;
+  endLine: number;
+}
+
+/**
+ * Whether a definition's body (its lines after the first) calls the
+ * definition's own name: `.name(`, `::name(`, `new Name(`, `name(` or a
+ * generic `Name<`. The name's last part counts (`hashCode` of
+ * `LazilyParsedNumber.hashCode`).
+ */
+export function callsOwnName(name: string, body: string): boolean {
+  const last = name.split(/\.|::/).pop() ?? name;
+  if (last === '') return false;
+  const escaped = last.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  // A word boundary that also holds for `$name`: the name is not the tail of a longer word.
+  return new RegExp(`(?<![\\p{L}\\p{N}_$])${escaped}\\s*[(<]`, 'u').test(body);
+}
+
+/** The lines of a definition after its first, from a chunk holding them. */
+export function bodyLines(
+  def: { startLine: number; endLine: number },
+  chunk: { startLine: number; content: string },
+): string {
+  const lines = chunk.content.split('\n');
+  const from = def.startLine + 1 - chunk.startLine;
+  const to = def.endLine - chunk.startLine;
+  return lines.slice(Math.max(0, from), Math.max(0, to + 1)).join('\n');
+}
+
+/** Lines a definition spans. */
+function span(d: { startLine: number; endLine: number }): number {
+  return d.endLine - d.startLine + 1;
+}
+
+/**
+ * The short definitions (at most FORWARDER_MAX_LINES) that have a longer
+ * definition of their name in another file: the ones that may forward to it,
+ * before their bodies are read.
+ */
+export function mayForward<T extends SpannedDefinition>(defs: readonly T[]): T[] {
+  const byName = new Map<string, T[]>();
+  for (const d of defs) {
+    const key = d.name.toLowerCase();
+    byName.set(key, [...(byName.get(key) ?? []), d]);
+  }
+  return defs.filter(
+    (d) =>
+      span(d) <= FORWARDER_MAX_LINES &&
+      byName.get(d.name.toLowerCase())!.some((e) => e.path !== d.path && span(e) > span(d)),
+  );
+}
+
+export interface HoldingChunk {
+  id: string;
+  path: string;
+  startLine: number;
+  endLine: number;
+  content: string;
+}
+
+/**
+ * The chunks that lose the definition credit: each holds the first line of
+ * a definition that forwards (mayForward, and its body calls its own name)
+ * and of no other definition the query names. A chunk holding a forwarder
+ * and the implementation (one class with both) keeps it.
+ */
+export function yieldingChunks(
+  defs: readonly SpannedDefinition[],
+  chunks: readonly HoldingChunk[],
+): Set<string> {
+  const holds = (c: HoldingChunk, d: SpannedDefinition) =>
+    d.path === c.path && d.startLine >= c.startLine && d.startLine <= c.endLine;
+  const yielding = new Set(
+    mayForward(defs).filter((d) => {
+      const c = chunks.find((x) => holds(x, d));
+      return c !== undefined && callsOwnName(d.name, bodyLines(d, c));
+    }),
+  );
+  const out = new Set<string>();
+  if (yielding.size === 0) return out;
+  for (const c of chunks) {
+    const held = defs.filter((d) => holds(c, d));
+    if (held.length > 0 && held.every((d) => yielding.has(d))) out.add(c.id);
+  }
+  return out;
+}
