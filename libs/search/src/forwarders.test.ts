@@ -29,9 +29,13 @@ describe('callsOwnName', () => {
 });
 
 describe('bodyLines', () => {
-  it('takes the definition’s lines after its first from a chunk that starts earlier', () => {
+  it('takes the definition’s lines after its declaration from a chunk that starts earlier', () => {
     const chunk = { startLine: 10, content: 'a\nb\ndef f():\n  return g.f()\nafter' };
-    assert.equal(bodyLines({ startLine: 12, endLine: 13 }, chunk), '  return g.f()');
+    assert.equal(bodyLines({ name: 'f', startLine: 12, endLine: 13 }, chunk), '  return g.f()');
+  });
+  it('skips a decorator above the declaration', () => {
+    const chunk = { startLine: 1, content: '@overload\ndef polyval(x: int) -> int:\n    ...' };
+    assert.equal(bodyLines({ name: 'polyval', startLine: 1, endLine: 3 }, chunk), '    ...');
   });
 });
 
@@ -77,6 +81,11 @@ describe('yieldingChunks', () => {
   );
   it('takes the credit from a chunk whose only definition forwards', () => {
     assert.deepEqual([...yieldingChunks([wrapper, impl], [forwarding])], ['w']);
+  });
+  it('leaves a decorated stub: its declaration is not a call', () => {
+    const stub = chunk('w', 'api.ts', 1, '@overload\nfunction encode(x: number): number;\n');
+    const decorated = { ...wrapper, startLine: 1, endLine: 2 };
+    assert.deepEqual([...yieldingChunks([decorated, impl], [stub])], []);
   });
   it('leaves a short definition that does its own work', () => {
     const own = chunk('w', 'api.ts', 1, '// api\nfunction encode(x) {\n  return x * 2;\n}');

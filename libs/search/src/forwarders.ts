@@ -30,22 +30,45 @@ export interface SpannedDefinition {
  * `LazilyParsedNumber.hashCode`).
  */
 export function callsOwnName(name: string, body: string): boolean {
-  const last = name.split(/\.|::/).pop() ?? name;
+  const last = lastPart(name);
   if (last === '') return false;
-  const escaped = last.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  // A word boundary that also holds for `$name`: the name is not the tail of a longer word.
-  return new RegExp(`(?<![\\p{L}\\p{N}_$])${escaped}\\s*[(<]`, 'u').test(body);
+  return new RegExp(`${BEFORE}${escaped(last)}\\s*[(<]`, 'u').test(body);
 }
 
-/** The lines of a definition after its first, from a chunk holding them. */
+/**
+ * A definition's body, from a chunk holding it: its lines after the one
+ * declaring its name. A symbol's range may start at a decorator or an
+ * annotation (`@overload` above `def polyval(`), whose next line is the
+ * declaration, not a call.
+ */
 export function bodyLines(
-  def: { startLine: number; endLine: number },
+  def: { name: string; startLine: number; endLine: number },
   chunk: { startLine: number; content: string },
 ): string {
-  const lines = chunk.content.split('\n');
-  const from = def.startLine + 1 - chunk.startLine;
-  const to = def.endLine - chunk.startLine;
-  return lines.slice(Math.max(0, from), Math.max(0, to + 1)).join('\n');
+  const lines = chunk.content
+    .split('\n')
+    .slice(
+      Math.max(0, def.startLine - chunk.startLine),
+      Math.max(0, def.endLine - chunk.startLine + 1),
+    );
+  const declared = lines.findIndex((l) => mentions(lastPart(def.name), l));
+  return lines.slice(declared + 1).join('\n');
+}
+
+function lastPart(name: string): string {
+  return name.split(/\.|::/).pop() ?? name;
+}
+
+function escaped(word: string): string {
+  return word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+// A word boundary that also holds for `$name`: the name is not part of a longer word.
+const BEFORE = '(?<![\\p{L}\\p{N}_$])';
+const AFTER = '(?![\\p{L}\\p{N}_$])';
+
+function mentions(word: string, line: string): boolean {
+  return new RegExp(`${BEFORE}${escaped(word)}${AFTER}`, 'u').test(line);
 }
 
 /** Lines a definition spans. */
