@@ -13,18 +13,27 @@ import { indexTree } from './test-support.js';
 import type { SearchEngine } from './types.js';
 
 describe('callsOwnName', () => {
-  it('finds a call or instantiation of the name in the body', () => {
-    assert.equal(callsOwnName('hashCode', '  return value.hashCode();'), true);
-    assert.equal(callsOwnName('Number.hashCode', '  return value.hashCode();'), true);
-    assert.equal(callsOwnName('codec', '  return new core.codec(a, b)'), true);
-    assert.equal(callsOwnName('Box', '  return Box<T>::new(x)'), true);
-    assert.equal(callsOwnName('encode', '  return _impl.encode (x)'), true);
+  const core = ['pkg/core/tables.py'];
+  it('takes a bare call or instantiation of the name: an imported function, the class', () => {
+    assert.equal(callsOwnName('render_table', '    return render_table(rows)', core), true);
+    assert.equal(callsOwnName('Codec', '  return new Codec(a, b)', core), true);
+    assert.equal(callsOwnName('Box', '  return Box<T>(x)', core), true);
+  });
+  it('takes a call qualified by a part of the longer namesake’s path', () => {
+    assert.equal(callsOwnName('render_table', '    return tables.render_table(r)', core), true);
+    assert.equal(callsOwnName('encode', '  core::encode (x)', ['src/core/mod.rs']), true);
+    assert.equal(callsOwnName('Api.encode', '  return _core.encode(x)', ['src/core.ts']), true);
+  });
+  it('does not take a call on some value: another type’s method of that name', () => {
+    assert.equal(callsOwnName('hashCode', '  return value.hashCode();', ['a/Json.java']), false);
+    assert.equal(callsOwnName('toString', '  return snapshot().toString();', core), false);
+    assert.equal(callsOwnName('encode', '  return self._impl.encode(x)', core), false);
   });
   it('does not take a longer word, a mention or another name for a call', () => {
-    assert.equal(callsOwnName('encode', '  return encoder(x)'), false);
-    assert.equal(callsOwnName('encode', '  return my_encode(x)'), false);
-    assert.equal(callsOwnName('encode', '  # encode is slow\n  return x'), false);
-    assert.equal(callsOwnName('hashCode', '  return 31 * id;'), false);
+    assert.equal(callsOwnName('encode', '  return encoder(x)', core), false);
+    assert.equal(callsOwnName('encode', '  return my_encode(x)', core), false);
+    assert.equal(callsOwnName('encode', '  # encode is slow\n  return x', core), false);
+    assert.equal(callsOwnName('hashCode', '  return 31 * id;', core), false);
   });
 });
 

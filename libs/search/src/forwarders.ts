@@ -1,15 +1,17 @@
 /**
  * Forwarding wrappers among same-named definitions. A library split into an
- * implementation and API layers defines one name several times: a method
- * that forwards to the object doing the work (`return self._impl.hash()`),
- * a module-level function calling the class method of that name, a
- * compatibility shim calling the renamed function. The definition bonus
- * gives each the same credit, so the layer a report's spelling matches
- * wins over the code that holds the logic. Here a definition whose body is
- * a few lines calling its own name is a forwarder: when a longer
- * definition of the name exists in another file, the forwarder yields its
- * credit (the longer one keeps it). Read from the repository's own code:
- * no layer, path or naming convention is assumed.
+ * implementation and API layers defines one name several times: a
+ * compatibility class's method calling the imported function of its name
+ * (`def dup_lcm(self, f, g): return dup_lcm(self.to_dense(f), ...)`), an
+ * API function calling the core module's (`return tables.render_table(rows)`). The definition bonus gives
+ * each the same credit, so the layer a report's spelling matches wins over
+ * the code that holds the logic. Here a definition of a few lines whose body
+ * calls its own name, bare or through a part of a longer namesake's path,
+ * is a forwarder: when such a longer definition exists in another file, the
+ * forwarder yields its credit (the longer one keeps it). A call on some
+ * value (`value.hashCode()`) names another type's method, not a namesake
+ * the index can tell: it does not count. Read from the repository's own
+ * code: no layer, path or naming convention is assumed.
  */
 
 /** The longest definition (lines, signature included) that counts as a forwarder. */
@@ -24,15 +26,44 @@ export interface SpannedDefinition {
 }
 
 /**
- * Whether a definition's body (its lines after the first) calls the
- * definition's own name: `.name(`, `::name(`, `new Name(`, `name(` or a
- * generic `Name<`. The name's last part counts (`hashCode` of
- * `LazilyParsedNumber.hashCode`).
+ * Whether a definition's body calls its own name in one of `targets`' files
+ * (the longer namesakes' paths): a bare call (`name(`, `new Name(`, a
+ * generic `Name<`: an imported function, the class itself) or one qualified
+ * by a part of a target's path (`tables.render_table(` for
+ * `core/tables.py`, `core::encode(` for `core/mod.rs`). A call on some
+ * value (`value.hashCode()`, `snapshot().toString()`) is the name of another
+ * type's method, not the namesake's. The name's last part counts (`hashCode`
+ * of `LazilyParsedNumber.hashCode`).
  */
-export function callsOwnName(name: string, body: string): boolean {
+export function callsOwnName(name: string, body: string, targets: readonly string[]): boolean {
   const last = lastPart(name);
   if (last === '') return false;
-  return new RegExp(`${BEFORE}${escaped(last)}\\s*[(<]`, 'u').test(body);
+  const parts = new Set(targets.flatMap(pathParts));
+  const calls = new RegExp(
+    `(?:([\\p{L}\\p{N}_$]*)\\s*(?:\\.|::|->)\\s*)?${BEFORE}${escaped(last)}\\s*[(<]`,
+    'gu',
+  );
+  for (const m of body.matchAll(calls)) {
+    const qualifier = m[1];
+    if (qualifier === undefined) {
+      // `x.name` with nothing word-like before the dot (`f().name(`) is on a value too.
+      if (/(?:\.|::|->)\s*$/u.test(body.slice(0, m.index))) continue;
+      return true;
+    }
+    if (parts.has(normalized(qualifier))) return true;
+  }
+  return false;
+}
+
+/** A path's directories and its file name without extension, normalized. */
+function pathParts(p: string): string[] {
+  const segments = p.split('/');
+  const file = segments.pop() ?? '';
+  return [...segments, file.replace(/\.[^.]*$/u, '')].map(normalized).filter((s) => s !== '');
+}
+
+function normalized(word: string): string {
+  return word.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
 }
 
 /**
@@ -114,10 +145,17 @@ export function yieldingChunks(
 ): Set<string> {
   const holds = (c: HoldingChunk, d: SpannedDefinition) =>
     d.path === c.path && d.startLine >= c.startLine && d.startLine <= c.endLine;
+  const longer = (d: SpannedDefinition) =>
+    defs
+      .filter(
+        (e) =>
+          e.name.toLowerCase() === d.name.toLowerCase() && e.path !== d.path && span(e) > span(d),
+      )
+      .map((e) => e.path);
   const yielding = new Set(
     mayForward(defs).filter((d) => {
       const c = chunks.find((x) => holds(x, d));
-      return c !== undefined && callsOwnName(d.name, bodyLines(d, c));
+      return c !== undefined && callsOwnName(d.name, bodyLines(d, c), longer(d));
     }),
   );
   const out = new Set<string>();

@@ -31,8 +31,9 @@ export interface PlannerSwitches {
   installedFrames: boolean;
   /**
    * Among definitions of one name in several files, a short one whose body
-   * calls that name (a wrapper forwarding to the implementation) yields the
-   * definition credit to the longer one (forwarders.ts); default true.
+   * calls that name bare or through a part of a longer namesake's path (a
+   * wrapper forwarding to the implementation) yields the definition credit
+   * to the longer one (forwarders.ts); default true.
    */
   forwarders: boolean;
   /** Cut environment reports and issue-template text out of the query before searching; default true. */
