@@ -389,7 +389,9 @@ class Engine implements SearchEngine {
       timings,
       degraded,
       totalChunks: count.ok ? count.n : (this.chunkCount?.n ?? 0),
-      ...(request.includePlan === false ? {} : { plan: withOutcomes(plan, retrieved) }),
+      ...(request.includePlan === false
+        ? {}
+        : { plan: withOutcomes(plan, retrieved, ranked.value.evidence.reasons) }),
     };
   }
 
@@ -589,7 +591,7 @@ class Engine implements SearchEngine {
 }
 
 /** The plan as the response reports it: its reasons, then what the steps decided while running. */
-function withOutcomes(plan: QueryPlan, retrieved: Retrieved): QueryPlan {
-  const more = retrievalReasons(retrieved);
+function withOutcomes(plan: QueryPlan, retrieved: Retrieved, evidence: string[]): QueryPlan {
+  const more = [...retrievalReasons(retrieved), ...evidence];
   return more.length === 0 ? plan : { ...plan, reasons: [...plan.reasons, ...more] };
 }

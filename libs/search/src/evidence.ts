@@ -26,6 +26,8 @@ export interface Evidence extends BoostEvidence {
   chunks: ReadonlyMap<string, Chunk>;
   /** A store that failed without failing the search, e.g. 'definitions: ...'. */
   degraded: string[];
+  /** What the evidence decided, for the plan's reasons (a forwarder that left its boost). */
+  reasons: string[];
 }
 
 export async function gatherEvidence(
@@ -34,6 +36,7 @@ export async function gatherEvidence(
   fused: Fused,
 ): Promise<Evidence> {
   const degraded: string[] = [];
+  const reasons: string[] = [];
   let defs: Definition[] = [];
   let callerDefs: Definition[] = [];
   if (plan.definitions.enabled) {
@@ -86,13 +89,16 @@ export async function gatherEvidence(
       const unread = ids.filter((id) => !chunks.has(id));
       if (unread.length > 0) for (const c of await index.chunks.get(unread)) chunks.set(c.id, c);
       const holding = ids.flatMap((id) => (chunks.has(id) ? [chunks.get(id)!] : []));
-      for (const id of yieldingChunks(spanned, holding)) {
+      for (const [id, d] of yieldingChunks(spanned, holding)) {
         definitions.delete(id);
         callerDefinitions.delete(id);
+        reasons.push(
+          `definitions: ${d.name} at ${d.path}:${d.startLine} forwards to a longer ${d.name} elsewhere, which keeps the boost`,
+        );
       }
     }
   }
-  return { definitions, callerDefinitions, contents, chunks, degraded };
+  return { definitions, callerDefinitions, contents, chunks, degraded, reasons };
 }
 
 /**

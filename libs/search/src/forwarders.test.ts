@@ -89,20 +89,20 @@ describe('yieldingChunks', () => {
     '// api\nfunction encode(x) {\n  return core.encode(x);\n}',
   );
   it('takes the credit from a chunk whose only definition forwards', () => {
-    assert.deepEqual([...yieldingChunks([wrapper, impl], [forwarding])], ['w']);
+    assert.deepEqual([...yieldingChunks([wrapper, impl], [forwarding]).keys()], ['w']);
   });
   it('leaves a decorated stub: its declaration is not a call', () => {
     const stub = chunk('w', 'api.ts', 1, '@overload\nfunction encode(x: number): number;\n');
     const decorated = { ...wrapper, startLine: 1, endLine: 2 };
-    assert.deepEqual([...yieldingChunks([decorated, impl], [stub])], []);
+    assert.deepEqual([...yieldingChunks([decorated, impl], [stub]).keys()], []);
   });
   it('leaves a short definition that does its own work', () => {
     const own = chunk('w', 'api.ts', 1, '// api\nfunction encode(x) {\n  return x * 2;\n}');
-    assert.deepEqual([...yieldingChunks([wrapper, impl], [own])], []);
+    assert.deepEqual([...yieldingChunks([wrapper, impl], [own]).keys()], []);
   });
   it('leaves a chunk that also holds a definition that does not yield', () => {
     const other = { name: 'decode', path: 'api.ts', startLine: 1, endLine: 1 };
-    assert.deepEqual([...yieldingChunks([wrapper, impl, other], [forwarding])], []);
+    assert.deepEqual([...yieldingChunks([wrapper, impl, other], [forwarding]).keys()], []);
   });
 });
 
@@ -158,9 +158,15 @@ describe('forwarders (engine, keyword only)', () => {
       res.results.map((r) => r.path),
       ['pkg/core/tables.py', 'pkg/api/tables.py'],
     );
+    assert.ok(
+      res.plan!.reasons.includes(
+        'definitions: render_table at pkg/api/tables.py:4 forwards to a longer render_table elsewhere, which keeps the boost',
+      ),
+    );
   });
   it('with the switch off, the wrapper keeps its definition credit and wins', async () => {
     const res = await engine.search({ query, limit: 2, collapseFiles: true, forwarders: false });
     assert.equal(res.results[0]?.path, 'pkg/api/tables.py');
+    assert.ok(!res.plan!.reasons.some((r) => r.includes('forwards to')));
   });
 });

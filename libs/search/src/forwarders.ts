@@ -134,18 +134,19 @@ export interface HoldingChunk {
 }
 
 /**
- * The chunks that lose the definition credit: each holds the first line of
- * a definition that forwards (mayForward, and its body calls its own name)
- * and of no other definition the query names. A chunk holding a forwarder
- * and the implementation (one class with both) keeps it.
+ * The chunks that lose the definition credit, each with the forwarder it
+ * holds: each holds the first line of a definition that forwards
+ * (mayForward, and its body calls its own name) and of no other definition
+ * the query names. A chunk holding a forwarder and the implementation (one
+ * class with both) keeps it.
  */
-export function yieldingChunks(
-  defs: readonly SpannedDefinition[],
+export function yieldingChunks<T extends SpannedDefinition>(
+  defs: readonly T[],
   chunks: readonly HoldingChunk[],
-): Set<string> {
-  const holds = (c: HoldingChunk, d: SpannedDefinition) =>
+): Map<string, T> {
+  const holds = (c: HoldingChunk, d: T) =>
     d.path === c.path && d.startLine >= c.startLine && d.startLine <= c.endLine;
-  const longer = (d: SpannedDefinition) =>
+  const longer = (d: T) =>
     defs
       .filter(
         (e) =>
@@ -158,11 +159,11 @@ export function yieldingChunks(
       return c !== undefined && callsOwnName(d.name, bodyLines(d, c), longer(d));
     }),
   );
-  const out = new Set<string>();
+  const out = new Map<string, T>();
   if (yielding.size === 0) return out;
   for (const c of chunks) {
     const held = defs.filter((d) => holds(c, d));
-    if (held.length > 0 && held.every((d) => yielding.has(d))) out.add(c.id);
+    if (held.length > 0 && held.every((d) => yielding.has(d))) out.set(c.id, held[0]!);
   }
   return out;
 }
