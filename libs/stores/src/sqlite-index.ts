@@ -16,8 +16,6 @@ import {
   repositoriesOf,
   repositoryPrefix,
 } from '@codesift/core';
-import Database from 'better-sqlite3';
-import { load as loadSqliteVec } from 'sqlite-vec';
 import { rootOfIndexFile } from './index-root.js';
 import type { FileCommit, IndexMeta, IndexStats, LocalIndex } from './local-index.js';
 import type {
@@ -36,6 +34,7 @@ import type { HnswOptions } from './sqlite/hnsw-cache.js';
 import { checkIntegrity, type IntegrityReport } from './sqlite/integrity.js';
 import { KeywordStore } from './sqlite/keyword-store.js';
 import { ManifestStore } from './sqlite/manifest-store.js';
+import { loadSqliteVec, SqliteDatabase } from './sqlite/native.js';
 import {
   addColumns,
   bumpVectorGeneration,
@@ -509,7 +508,7 @@ export function openSqliteIndex(file: string, opts: OpenSqliteIndexOptions = {})
   }
   let db: Db | undefined;
   try {
-    db = new Database(file, { readonly, fileMustExist: !create && !inMemory });
+    db = new SqliteDatabase(file, { readonly, fileMustExist: !create && !inMemory });
     loadSqliteVec(db);
     db.pragma('busy_timeout = 5000');
     if (!readonly) {

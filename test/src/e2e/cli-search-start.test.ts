@@ -16,14 +16,18 @@ import { pathToFileURL } from 'node:url';
 import { cliBin, cliBundleDir, collect, modulesBehind, runCli } from '../support/cli.js';
 import { writeTree } from '../support/tree.js';
 
-const HOOKS = `import { appendFileSync } from 'node:fs';
-export async function resolve(specifier, context, next) {
-  const resolved = await next(specifier, context);
-  appendFileSync(process.env.CODESIFT_TEST_MODULE_LOG, resolved.url + '\\n');
-  return resolved;
-}`;
-const REGISTER = `import { register } from 'node:module';
-register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(HOOKS)}`)});`;
+// A synchronous resolve hook (module.registerHooks) sees what require()
+// loads too: the stores and the embedder require their CommonJS packages
+// (better-sqlite3, onnxruntime-node) rather than import them.
+const REGISTER = `import { appendFileSync } from 'node:fs';
+import { registerHooks } from 'node:module';
+registerHooks({
+  resolve(specifier, context, next) {
+    const resolved = next(specifier, context);
+    appendFileSync(process.env.CODESIFT_TEST_MODULE_LOG, resolved.url + '\\n');
+    return resolved;
+  },
+});`;
 
 /** Code a search never needs (onnxruntime is checked per case). */
 const NEVER = [

@@ -7,7 +7,7 @@
  * when it does not match), so its state is reported, never a failure.
  */
 import { errorMessage } from '@codesift/core';
-import Database from 'better-sqlite3';
+import { SqliteDatabase } from './native.js';
 import { countRows, type SqliteContext } from './sql.js';
 import type { VectorIndexState } from './vector-store.js';
 
@@ -108,7 +108,7 @@ function checkFts(ctx: SqliteContext): true {
     ctx.db.prepare(sql).run();
     return true;
   }
-  const db = new Database(ctx.file, { fileMustExist: true });
+  const db = new SqliteDatabase(ctx.file, { fileMustExist: true });
   try {
     db.pragma('busy_timeout = 5000');
     db.exec('BEGIN');

@@ -16,8 +16,9 @@
 import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CodesiftError } from '@codesift/core';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { hnswPaths } from './hnsw-cache.js';
+import { SqliteDatabase } from './native.js';
 import { verifiedStampPath } from './verified-stamp.js';
 
 const SIDE_FILES = ['-wal', '-shm', '-journal'];
@@ -70,7 +71,7 @@ export function replaceIndexFile(built: string, target: string): void {
 function checkpoint(file: string): void {
   let db: Database.Database | undefined;
   try {
-    db = new Database(file, { fileMustExist: true });
+    db = new SqliteDatabase(file, { fileMustExist: true });
     db.pragma('busy_timeout = 2000');
     db.pragma('wal_checkpoint(TRUNCATE)');
   } catch {
