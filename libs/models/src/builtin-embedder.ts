@@ -3,13 +3,17 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { CodesiftError, errorMessage } from '@codesift/core';
 import type { InferenceSession as OrtSession } from 'onnxruntime-node';
-import { convertUseLiteToOnnx, USE_LITE_OUTPUT } from './convert/convert-use-lite.js';
 import type { Embedder, EmbedOptions } from './embedder.js';
 import { EmbedderPool } from './embedder-pool.js';
 import { openOrtModel } from './ort-model.js';
 import { SerialQueue } from './serial-queue.js';
 import { USE_LITE_MAX_TOKENS, UseTokenizer } from './tokenizer.js';
-import { useLiteOnnxPath, useLiteOrtPath, useLiteVocabPath } from './use-lite-files.js';
+import {
+  USE_LITE_OUTPUT,
+  useLiteOnnxPath,
+  useLiteOrtPath,
+  useLiteVocabPath,
+} from './use-lite-files.js';
 import { startWorkerEmbedder } from './worker-embedder.js';
 
 export interface BuiltinEmbedderOptions {
@@ -116,6 +120,9 @@ async function openSession(
   const modelPath = useLiteOnnxPath();
   if (await exists(modelPath))
     return { session: await ort.InferenceSession.create(modelPath, options) };
+  // Only when the build wrote neither file: the converter and its protobuf
+  // code (~45 modules) stay out of every start that has them.
+  const { convertUseLiteToOnnx } = await import('./convert/convert-use-lite.js');
   const bytes = (await convertUseLiteToOnnx()).bytes;
   return { session: await ort.InferenceSession.create(bytes, options) };
 }

@@ -10,6 +10,9 @@ import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 
+/** The converted graph's output, the text embeddings. */
+export const USE_LITE_OUTPUT = 'embeddings';
+
 /** Bump when the converter's output changes, so stale files are not reused. */
 export const CONVERTER_VERSION = 1;
 

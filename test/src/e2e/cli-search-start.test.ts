@@ -35,6 +35,8 @@ const NEVER = [
   /\/libs\/scanner\/dist\/index\.js$/,
   /\/libs\/llm\/dist\/(index|client)\.js$/,
   /\/node_modules\/(@opentelemetry|@grpc|@modelcontextprotocol|web-tree-sitter|chokidar|ollama|ajv)\//,
+  // The model's converter and its protobuf code: only when the build wrote no model file.
+  /\/node_modules\/@bufbuild\//,
 ];
 const MODEL = /\/node_modules\/onnxruntime-node\/|\/libs\/models\//;
 

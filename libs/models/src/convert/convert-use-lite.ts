@@ -1,10 +1,10 @@
 import { encodeModel } from '../onnx/onnx-model.js';
-import { CONVERTER_VERSION, useLiteModelJsonPath } from '../use-lite-files.js';
+import { CONVERTER_VERSION, USE_LITE_OUTPUT, useLiteModelJsonPath } from '../use-lite-files.js';
 import { readTfGraphModel } from './tf-graph.js';
 import { convertTfGraphToOnnx, ONNX_OPSET } from './tf-to-onnx.js';
 
-/** Name of the ONNX graph's output (512-d, already L2-normalised by the graph). */
-export const USE_LITE_OUTPUT = 'embeddings';
+/** The graph's output name (512-d, already L2-normalised by the graph); defined beside the model's files. */
+export { USE_LITE_OUTPUT };
 
 export interface UseLiteConversion {
   bytes: Uint8Array;
