@@ -228,10 +228,13 @@ describe('HNSW vector cache', () => {
     const r = openSqliteIndex(file, { readonly: true, hnsw: { minVectors: 1000 } });
     const exact = openSqliteIndex(file, { readonly: true, hnsw: false });
     try {
-      const q = { vector: data[3]!, limit: 10, filter: { languages: ['go'] } };
+      // Go is a fifth of the rows: selective for 50 results (a broad filter is answered
+      // from the graph's own candidates, see the recall test).
+      const q = { vector: data[3]!, limit: 50, filter: { languages: ['go'] } };
       const got = await r.vectors.search(q);
       // A one-shot search (the CLI) already uses it: no graph walk, no vec0 reads.
       assert.deepEqual(r.vectorIndexState().filtered, {
+        broad: 0,
         graph: 0,
         exact: 0,
         quantized: 1,
@@ -424,13 +427,20 @@ describe('HNSW vector cache', () => {
           );
         }
         const paths = r.vectorIndexState().filtered;
-        // The language and exclude filters build the catalog, once.
-        assert.equal(paths.catalogs, 1, JSON.stringify(paths));
+        // Go (25 % of the rows) and the exclusion (93 %) are broad for 10 results: the
+        // graph's own candidates answer them, every query, and no catalog is built for them.
+        assert.ok(paths.broad >= 2 * queries.length, JSON.stringify(paths));
+        assert.ok(paths.catalogs <= 1, JSON.stringify(paths));
         if (withCopy) {
-          assert.equal(paths.quantized, filters.length * queries.length, JSON.stringify(paths));
+          // Every selective filter is answered from the copy.
+          assert.equal(
+            paths.broad + paths.quantized,
+            filters.length * queries.length,
+            JSON.stringify(paths),
+          );
         } else {
           assert.equal(paths.quantized, 0, JSON.stringify(paths));
-          assert.ok(paths.graph > 0 && paths.exact > 0, JSON.stringify(paths));
+          assert.ok(paths.exact > 0, JSON.stringify(paths));
         }
       } finally {
         r.close();
@@ -483,15 +493,18 @@ describe('HNSW vector cache', () => {
           r.close();
         }
       }
-      // A directory holding most rows: the catalog, as before.
+      // A directory holding most rows: no catalog either, the graph's own candidates
+      // answer, as the long-lived reader answers from its catalog.
       const r = open();
       try {
-        await r.vectors.search({
-          vector: queries[0]!,
-          limit: 10,
-          filter: { pathPrefixes: ['src/'] },
-        });
-        assert.equal(r.vectorIndexState().filtered.catalogs, 1);
+        for (const vector of queries) {
+          const filter = { pathPrefixes: ['src/'] };
+          const got = await r.vectors.search({ vector, limit: 10, filter });
+          assert.deepEqual(got, await served.vectors.search({ vector, limit: 10, filter }));
+        }
+        const paths = r.vectorIndexState().filtered;
+        assert.equal(paths.catalogs, 0, JSON.stringify(paths));
+        assert.equal(paths.broad, queries.length, JSON.stringify(paths));
       } finally {
         r.close();
       }
@@ -521,7 +534,8 @@ describe('HNSW vector cache', () => {
     try {
       const filter = { languages: ['go'] };
       const query = clustered(1, dims, 77, 30)[0]!;
-      const first = (await r.vectors.search({ vector: query, limit: 10, filter }))[0]!;
+      // Go is a fifth of the rows: selective for 50 results, so the copy answers.
+      const first = (await r.vectors.search({ vector: query, limit: 50, filter }))[0]!;
       const before = r.vectorIndexState().filtered;
       assert.equal(before.quantized, 1, JSON.stringify(before));
       assert.equal(before.quantizedRows, 3000);
@@ -537,7 +551,7 @@ describe('HNSW vector cache', () => {
       const now = readFileSync(quantized);
       assert.equal(now.length, next.bytes);
       assert.ok(now.subarray(0, stamp.bytes).equals(written), 'the saved rows were rewritten');
-      const hits = await r.vectors.search({ vector: query, limit: 10, filter });
+      const hits = await r.vectors.search({ vector: query, limit: 50, filter });
       assert.equal(hits[0]!.id, 'new');
       assert.ok(hits[0]!.score > 0.9999, `score ${hits[0]!.score}`);
       assert.ok(!hits.some((h) => h.path === first.path), 'a deleted row came back');
@@ -545,7 +559,7 @@ describe('HNSW vector cache', () => {
       assert.equal(state.quantized, 2, `not from the copy: ${JSON.stringify(state)}`);
       assert.equal(state.quantizedRows, 3001);
       const exact = openSqliteIndex(file, { readonly: true, hnsw: false });
-      const want = await exact.vectors.search({ vector: query, limit: 10, filter });
+      const want = await exact.vectors.search({ vector: query, limit: 50, filter });
       exact.close();
       // The rows of exact search; scores from the quantized copy within its 2e-5 error.
       assert.deepEqual(

@@ -6,6 +6,7 @@
  */
 import { CodesiftError } from '@codesift/core';
 import type { SearchFilter, VectorHit, VectorQuery, VectorRecord } from '../ports.js';
+import { keptOf, passingCandidates } from './broad-filter.js';
 import { HnswCache, type HnswIndex, type HnswOptions, type VectorChanges } from './hnsw-cache.js';
 import { nearestQuantized } from './quantized-rows.js';
 import { type FilteredRows, RowCatalog, rowsUnderPrefixes } from './row-catalog.js';
@@ -105,6 +106,8 @@ export interface VectorIndexState {
    * copy, and the rows of the copy in use (quantized-file.ts).
    */
   filtered: {
+    /** Broad filters answered from the graph's own top candidates (broad-filter.ts). */
+    broad: number;
     graph: number;
     exact: number;
     quantized: number;
@@ -138,7 +141,7 @@ export class VectorStore {
     byFilter: new Map(),
   };
   /** How filtered searches with a graph were answered (state().filtered). */
-  private readonly filteredPaths = { graph: 0, exact: 0, quantized: 0, catalogs: 0 };
+  private readonly filteredPaths = { broad: 0, graph: 0, exact: 0, quantized: 0, catalogs: 0 };
   /** Changes of the transaction in progress (see takeChanges). */
   private changes: VectorChanges = { removed: [], added: [] };
   private touched = false;
@@ -336,7 +339,8 @@ export class VectorStore {
     const gen = readVectorGeneration(this.ctx);
     // Cheap once loaded: a comparison per search.
     const graph = this.hnsw === null ? null : this.hnsw.forSearch(gen, false);
-    if (graph !== null && hasFilter(q.filter)) return this.filteredAnn(graph, gen, q, limit);
+    if (graph !== null && hasFilter(q.filter))
+      return this.filteredAnn(graph, gen, q.filter, q.vector, limit);
     if (graph !== null) {
       const fetch = Math.min(graph.size(), Math.max(ANN_MIN_FETCH, limit * ANN_FETCH_PER_RESULT));
       const hits = this.annSearch(graph, q.vector, fetch, limit, null);
@@ -349,37 +353,58 @@ export class VectorStore {
   /**
    * A filtered search over the graph. The filter's rows (s of the graph's
    * n) come from the row catalog, or from the path index for a directory
-   * (rowsOf). The graph's top k = limit x n/s x
-   * ANN_OVERFETCH (at least ANN_MIN_FETCH) hold about limit x ANN_OVERFETCH
-   * of them; k widens 4x while too few pass. Exact distances to the s rows
-   * instead, whenever that costs less than the graph search: from the
-   * quantized copy saved with the graph (s x QUANTIZED_ROW_COST <= k), else
-   * from sqlite-vec (readCost x EXACT_ROW_COST <= k). A selective filter
-   * never scans every vector and never starves the graph.
+   * (knownRows). The graph's top k = limit x n/s x ANN_OVERFETCH (at least
+   * ANN_MIN_FETCH) hold about limit x ANN_OVERFETCH of them; k widens 4x
+   * while too few pass. Exact distances to the s rows instead, whenever
+   * that costs less than the graph search: from the quantized copy saved
+   * with the graph (s x QUANTIZED_ROW_COST <= k), else from sqlite-vec
+   * (readCost x EXACT_ROW_COST <= k). A selective filter never scans every
+   * vector and never starves the graph.
+   *
+   * A broad filter, one whose graph search would go no deeper than an
+   * unfiltered one (k at its floor: s/n >= limit x ANN_OVERFETCH / k), is
+   * answered from the graph's top k as an unfiltered search is. When its
+   * rows are not known cheaply (a language, an exclusion, a directory of
+   * most rows, with no catalog yet: a one-shot search), the share is read
+   * off those candidates (broad-filter.ts) instead of every row: the same
+   * answer, without the catalog (100-330 ms of a one-shot search on
+   * sympy's 28,904 rows). So the answer does not depend on what a process
+   * has cached.
    */
   private filteredAnn(
     graph: HnswIndex,
     gen: VectorGeneration,
-    q: VectorQuery,
+    filter: SearchFilter,
+    vector: Float32Array,
     limit: number,
   ): VectorHit[] {
-    return this.filteredOver(
-      graph,
-      gen,
-      q.vector,
-      limit,
-      this.rowsOf(q.filter ?? {}, gen, graph.size()),
-    );
+    const n = graph.size();
+    const k = Math.min(n, Math.max(ANN_MIN_FETCH, limit * ANN_FETCH_PER_RESULT));
+    // At or above this many of the k candidates (or this share of all rows), k stays at its floor.
+    const broad = Math.min(k, limit * ANN_OVERFETCH);
+    const known = this.knownRows(filter, gen, n);
+    if (known === null || known.seqs.length * k >= broad * n) {
+      const found = graph.search(vector, k, 1);
+      const kept =
+        known === null
+          ? passingCandidates(this.ctx, found, filter)
+          : keptOf(found, (seq) => known.has(seq));
+      if (kept.length >= (known === null ? broad : limit)) {
+        this.filteredPaths.broad++;
+        return this.hitsFor(best(kept, limit));
+      }
+    }
+    return this.filteredOver(graph, gen, vector, limit, known ?? this.fromCatalog(filter, gen));
   }
 
   /**
-   * The rows `filter` keeps. The catalog answers when it is of this
-   * generation; without it (a one-shot search, the first after a write) a
-   * directory filter holding under DIRECTORY_MAX_SHARE of the rows reads
-   * its own rows through the path index (the same rows, so the same
-   * answer), and builds no catalog of every row.
+   * The rows `filter` keeps, when finding them does not mean reading every
+   * row: the catalog's when it is of this generation; without it a
+   * directory filter holding under DIRECTORY_MAX_SHARE of the rows reads its
+   * own rows through the path index (the same rows, so the same answer).
+   * Null otherwise.
    */
-  private rowsOf(filter: SearchFilter, gen: VectorGeneration, n: number): FilteredRows {
+  private knownRows(filter: SearchFilter, gen: VectorGeneration, n: number): FilteredRows | null {
     if (RowCatalog.current(gen, this.catalog) !== null) return this.fromCatalog(filter, gen);
     const genKey = `${gen.uid}:${gen.generation}`;
     if (this.prefixRows.gen !== genKey) this.prefixRows = { gen: genKey, byFilter: new Map() };
@@ -396,7 +421,7 @@ export class VectorStore {
       if (this.prefixRows.byFilter.size >= CACHED_PREFIX_FILTERS) this.prefixRows.byFilter.clear();
       this.prefixRows.byFilter.set(key, own);
     }
-    return own ?? this.fromCatalog(filter, gen);
+    return own;
   }
 
   private fromCatalog(filter: SearchFilter, gen: VectorGeneration): FilteredRows {
