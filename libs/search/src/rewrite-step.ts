@@ -225,6 +225,7 @@ function withRewriteTerms(plan: QueryPlan, terms: string[], focus: Focus | null)
       // Prose docs are demoted for implementation questions only (see planning/focus.ts).
       docMultiplier: focus === 'implementation' ? plan.focus.docMultiplier : 1,
       docTreeMultiplier: focus === 'implementation' ? plan.focus.docTreeMultiplier : 1,
+      declarationMultiplier: focus === 'implementation' ? plan.focus.declarationMultiplier : 1,
       dataMultiplier: focus === 'implementation' ? plan.focus.dataMultiplier : 1,
     },
   };

@@ -5,6 +5,7 @@ import {
   CHANGELOG_MULTIPLIER,
   inDocTree,
   isChangelogPath,
+  isDeclarationPath,
   isVendoredCopy,
 } from './documentation.js';
 import { focusMultiplier, planFocus } from './focus.js';
@@ -113,6 +114,33 @@ describe('changelogs and documentation trees', () => {
     assert.equal(focusMultiplier(example, 'examples/upload/app.js'), 1);
 
     assert.equal(focusFor('the documentation build warns about conf').docTreeMultiplier, 1);
+  });
+
+  it('demotes TypeScript declaration files for implementation questions, not for questions about types', () => {
+    assertSplits(
+      isDeclarationPath,
+      ['index.d.ts', 'types/request.d.ts', 'index.d.cts', 'lib/types.d.mts', 'TYPES/X.D.TS'],
+      ['index.ts', 'lib/request.js', 'src/d.ts.js', 'docs/d.ts.md', 'types/request.ts'],
+    );
+    const f = focusFor('timeout error message is ignored by the http adapter');
+    assert.equal(f.declarationMultiplier, 0.5, 'the out-of-focus multiplier, as for example code');
+    assert.equal(focusMultiplier(f, 'index.d.ts'), 0.5);
+    assert.equal(focusMultiplier(f, 'types/request.d.cts'), 0.5);
+    assert.equal(focusMultiplier(f, 'lib/adapters/http.js'), 1);
+    assert.equal(focusMultiplier(f, 'src/index.ts'), 1, 'TypeScript sources are code');
+    for (const q of [
+      'TypeScript error: property timeout is missing',
+      'wrong typings for the request config',
+      'index.d.ts does not export AxiosError',
+    ]) {
+      const asks = focusFor(q);
+      assert.equal(asks.declarationMultiplier, 1, q);
+      assert.match(asks.reason, /asks about types/, q);
+    }
+    // Asking for docs keeps every kind of documentation, declarations included.
+    assert.equal(focusFor('the docs for timeout are wrong').declarationMultiplier, 1);
+    // A test question demotes no documentation.
+    assert.equal(focusFor('add a test for the timeout message').declarationMultiplier, 1);
   });
 
   it("a report's body does not ask for examples, its lead line does", () => {

@@ -11,6 +11,13 @@
  *   a changelog ranked above the first relevant file in 10 to 21 queries of
  *   80 per set (docs/EVALUATION.md, 2026-11-26). The planner multiplies
  *   them by CHANGELOG_MULTIPLIER unless the query names one.
+ * - TypeScript declaration files (`index.d.ts`, `types/request.d.ts`,
+ *   `index.d.cts`) shipped beside a JavaScript implementation: every name
+ *   of the API again, with its doc comments, and no behaviour. In the two
+ *   held-out issue sets whose repositories ship them (axios, fastify) a
+ *   declaration file ranked above the file a report's fix changed in 6 of
+ *   14 and 7 of 12 reports. Out of focus for an implementation question
+ *   like example code, unless the query asks about the types themselves.
  * - Documentation and example trees (`docs/`, `examples/`, `_examples/`,
  *   `samples/`, `demo/`): code there (`docs/conf.py`, `examples/app.js`,
  *   a generated `docs/guide.html`) calls the library the way tests do,
@@ -76,6 +83,18 @@ export const DOC_TREE_DIRECTORIES: ReadonlySet<string> = new Set([
   'demos',
 ]);
 
+/** Words that ask about type declarations themselves (lowercase). */
+export const DECLARATION_WORDS: ReadonlySet<string> = new Set([
+  'typescript',
+  'ts',
+  'dts',
+  'types',
+  'typing',
+  'typings',
+  'declaration',
+  'declarations',
+]);
+
 /** Words that ask for examples (lowercase); words that ask for docs are focus.ts's DOC_WORDS. */
 export const EXAMPLE_WORDS: ReadonlySet<string> = new Set([
   'example',
@@ -118,6 +137,16 @@ export function isVendoredCopy(path: string): boolean {
   return (
     /[-.]v?\d+(?:\.\d+)+(?:[-.]min)?\.[a-z]+$/iu.test(base) || /\.min\.(?:js|css)$/iu.test(base)
   );
+}
+
+/** A TypeScript declaration file: `.d.ts`, `.d.cts`, `.d.mts`. */
+export function isDeclarationPath(path: string): boolean {
+  return /\.d\.[cm]?ts$/iu.test(split(path).base);
+}
+
+/** The word or path of the query that asks about type declarations, or null. */
+export function asksForDeclarations(parsed: ParsedQuery, reports = true): string | null {
+  return namesFileKind(parsed, reports, isDeclarationPath, DECLARATION_WORDS);
 }
 
 /** Whether the file lies in a documentation or example tree (any file kind). */

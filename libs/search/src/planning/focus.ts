@@ -26,10 +26,12 @@ import { isTestPath } from '@codesift/analysis';
 import { type Focus, inferFocus, type ParsedQuery } from '@codesift/query';
 import { isDataPath, namesDataFile } from './data-files.js';
 import {
+  asksForDeclarations,
   asksForExamples,
   CHANGELOG_MULTIPLIER,
   inDocTree,
   isChangelogPath,
+  isDeclarationPath,
   isVendoredCopy,
   namesChangelog,
   namesFileKind,
@@ -120,6 +122,7 @@ export function planFocus(
   const focus = explicit ?? inferred!.focus;
   let docMultiplier = 1;
   let docTreeMultiplier = 1;
+  let declarationMultiplier = 1;
   let dataMultiplier = 1;
   let reason = inferred ? inferred.reason : `set by the request (${explicit})`;
   if (settings.scoring && focus === 'implementation' && settings.docMultiplier !== 1) {
@@ -132,6 +135,11 @@ export function planFocus(
     else if (exampleWord !== null) {
       reason += `; asks for examples ("${exampleWord}"), doc and example trees not demoted`;
     }
+    // Declarations restate the API without its behaviour, as example code calls it.
+    const typesWord = asksForDeclarations(parsed, settings.reports);
+    if (docWord === null && typesWord === null) declarationMultiplier = settings.multiplier;
+    else if (typesWord !== null)
+      reason += `; asks about types ("${typesWord}"), declarations not demoted`;
     const dataWord = namesDataFile(parsed, settings.reports);
     if (dataWord === null) dataMultiplier = settings.docMultiplier;
     else reason += `; names a manifest or data file ("${dataWord}"), not demoted`;
@@ -155,6 +163,7 @@ export function planFocus(
     reports: settings.reports,
     docMultiplier,
     docTreeMultiplier,
+    declarationMultiplier,
     dataMultiplier,
     metadataMultiplier,
     changelogMultiplier,
@@ -175,6 +184,7 @@ function documentationMultiplier(focus: QueryPlan['focus'], path: string): numbe
   if (isDataPath(path)) return metadata !== 1 ? metadata : focus.dataMultiplier;
   // A vendored library (`jquery-3.5.1.js`) is code the repository ships, not code it wrote: like an example's.
   if (inDocTree(path) || isVendoredCopy(path)) return metadata * focus.docTreeMultiplier;
+  if (isDeclarationPath(path)) return metadata * focus.declarationMultiplier;
   return metadata;
 }
 

@@ -391,6 +391,9 @@ export function planQuery(
       (focus.docTreeMultiplier !== 1
         ? `; code in doc and example trees x ${fmt(focus.docTreeMultiplier)}`
         : '') +
+      (focus.declarationMultiplier !== 1
+        ? `; type declarations (.d.ts) x ${fmt(focus.declarationMultiplier)}`
+        : '') +
       (focus.dataMultiplier !== 1
         ? `; manifests, configuration and data x ${fmt(focus.dataMultiplier)}`
         : '') +

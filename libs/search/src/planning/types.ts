@@ -282,6 +282,12 @@ export interface QueryPlan {
      */
     docTreeMultiplier: number;
     /**
+     * Multiplies the score of TypeScript declaration files (.d.ts) for an
+     * implementation question that asks neither for docs nor about types:
+     * the out-of-focus multiplier; 1 = off.
+     */
+    declarationMultiplier: number;
+    /**
      * Multiplies the score of build manifests, configuration and data files
      * (.csproj, .json, lock files, licences) for an implementation question
      * that does not name their kind; 1 = off.
