@@ -41,8 +41,18 @@ import {
   rmSync,
   writeSync,
 } from 'node:fs';
-import { crc32 } from 'node:zlib';
 import { type QuantizedSource, quantizeRow } from './quantized-rows.js';
+
+/**
+ * zlib's crc32, loaded on its first use: node:zlib costs 3-7 ms of every
+ * process that imports this module, and a keyword-only search never reads
+ * a quantized copy.
+ */
+let zlibCrc32: ((data: Uint8Array) => number) | undefined;
+function crc32(data: Uint8Array): number {
+  zlibCrc32 ??= process.getBuiltinModule('node:zlib').crc32;
+  return zlibCrc32(data);
+}
 
 /** Rows per segment: the unit a reader loads (2 MB of coarse bytes at 512 dimensions). */
 export const SEGMENT_ROWS = 4096;
