@@ -128,6 +128,12 @@ describe('npm run pack, installed as README says, run from anywhere', () => {
     assert.ok(models.some((f) => f.endsWith('.onnx')));
     for (const f of models) assert.ok(entries.includes(`package/${MODEL_DIR}/${f}`), f);
     assert.ok(entries.includes('package/bin/codesift.js'));
+    // The CLI's bundle, which the launcher runs; without the lists that only a
+    // workspace that rebuilds (stamps.json) or its tests (modules.json) read.
+    assert.ok(entries.includes('package/dist/bundle/main.js'));
+    for (const list of ['stamps.json', 'modules.json']) {
+      assert.ok(!entries.includes(`package/dist/bundle/${list}`), list);
+    }
     const unwanted = entries.filter((e) =>
       /\.test\.js$|\.map$|\.d\.ts$|tsbuildinfo|\/testing\/|\/src\//.test(e),
     );
