@@ -44,6 +44,11 @@ const ANN_OVERFETCH = 8;
 const ANN_MIN_FETCH = 512;
 /** And this many times the limit, for the deep lists of collapsed file searches. */
 const ANN_FETCH_PER_RESULT = 4;
+
+/** How deep an unfiltered graph search (and a broad filter's) reads, on a graph of n. */
+function unfilteredFetch(n: number, limit: number): number {
+  return Math.min(n, Math.max(ANN_MIN_FETCH, limit * ANN_FETCH_PER_RESULT));
+}
 /**
  * What one vector read for exact search (vec0-reader.ts, in point reads)
  * costs in graph candidates visited: a point read took 100-700 us and a
@@ -63,7 +68,7 @@ const QUANTIZED_ROW_COST = 0.01;
 
 /**
  * A directory filter holding under this share of the rows reads them
- * through the path index when there is no catalog yet (rowsOf); a broader
+ * through the path index when there is no catalog yet (knownRows); a broader
  * one builds the catalog, whose filters are then cached.
  */
 const DIRECTORY_MAX_SHARE = 0.75;
@@ -135,7 +140,7 @@ export class VectorStore {
   private hnsw: HnswCache | null = null;
   /** Rows by path and language for filtered graph searches (built on the first). */
   private catalog: RowCatalog | null = null;
-  /** Directory filters' rows read without the catalog, per generation (rowsOf). */
+  /** Directory filters' rows read without the catalog, per generation (knownRows). */
   private prefixRows: { gen: string; byFilter: Map<string, FilteredRows | null> } = {
     gen: '',
     byFilter: new Map(),
@@ -342,8 +347,13 @@ export class VectorStore {
     if (graph !== null && hasFilter(q.filter))
       return this.filteredAnn(graph, gen, q.filter, q.vector, limit);
     if (graph !== null) {
-      const fetch = Math.min(graph.size(), Math.max(ANN_MIN_FETCH, limit * ANN_FETCH_PER_RESULT));
-      const hits = this.annSearch(graph, q.vector, fetch, limit, null);
+      const hits = this.annSearch(
+        graph,
+        q.vector,
+        unfilteredFetch(graph.size(), limit),
+        limit,
+        null,
+      );
       // The graph holds exactly the database's rows, so a short answer means a tiny index.
       if (hits.length >= limit || hits.length >= graph.size()) return hits;
     }
@@ -379,7 +389,7 @@ export class VectorStore {
     limit: number,
   ): VectorHit[] {
     const n = graph.size();
-    const k = Math.min(n, Math.max(ANN_MIN_FETCH, limit * ANN_FETCH_PER_RESULT));
+    const k = unfilteredFetch(n, limit);
     // At or above this many of the k candidates (or this share of all rows), k stays at its floor.
     const broad = Math.min(k, limit * ANN_OVERFETCH);
     const known = this.knownRows(filter, gen, n);
@@ -498,11 +508,7 @@ export class VectorStore {
     rows: FilteredRows | null,
   ): VectorHit[] {
     const found = graph.search(vector, fetch, 1);
-    const kept: Scored[] = [];
-    for (let i = 0; i < found.keys.length; i++) {
-      const seq = Number(found.keys[i]);
-      if (rows === null || rows.has(seq)) kept.push({ seq, d: found.distances[i]! });
-    }
+    const kept = keptOf(found, (seq) => rows === null || rows.has(seq));
     return this.hitsFor(best(kept, limit));
   }
 
