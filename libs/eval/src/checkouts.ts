@@ -15,8 +15,8 @@ import { CONTEXT_CACHE_FILE, CONTEXT_PROMPT_VERSION, type ContextSummary } from 
 import { CodesiftError } from '@codesift/core';
 import type { LlmConfig } from '@codesift/llm';
 import type { Embedder } from '@codesift/models';
-import { type IndexProgress, indexRepository } from '@codesift/pipeline';
-import { SCHEMA_VERSION } from '@codesift/stores';
+import { type IndexProgress, indexRepository, refreshHistory } from '@codesift/pipeline';
+import { type LocalIndex, openHistoryFile, SCHEMA_VERSION } from '@codesift/stores';
 
 /**
  * Per-commit checkouts and their indexes, made in a cache directory and
@@ -267,8 +267,15 @@ export async function ensureIndex(options: {
   embedder: Embedder | undefined;
   /** Build the index with LLM contexts from this model (its own key) instead of pattern ones. */
   llm?: LlmConfig;
+  /**
+   * The repository's git directory: the index stores the history reachable
+   * from `commit` (the search's history prior), as an index of a clone
+   * would. Without it the index has no history.
+   */
+  gitDir?: string;
   onProgress?: (p: IndexProgress) => void;
 }): Promise<EnsureIndexResult> {
+  const history = options.gitDir ? { gitDir: options.gitDir, rev: options.commit } : undefined;
   const key = indexKey(
     options.embedder?.name ?? null,
     options.llm ? llmContextKey(options.llm) : undefined,
@@ -280,6 +287,8 @@ export async function ensureIndex(options: {
   if (previous && !modelWasMissed(previous.context)) {
     const cached: EnsureIndexResult = { indexPath, status: 'cached', filesIndexed: 0, seconds: 0 };
     if (previous.context) cached.context = previous.context;
+    // An index cached before it kept a history gets one (once: the head is recorded).
+    if (history) await withHistoryFile(indexPath, (index) => refreshHistory(index, history));
     return cached;
   }
   let seededFrom: string | undefined;
@@ -304,6 +313,9 @@ export async function ensureIndex(options: {
     // Unchanged files would keep the pattern contexts the model missed: start
     // over, the context cache (kept by a rebuild) answering what it holds.
     rebuild: previous !== undefined,
+    // A checkout has no .git: the history comes from the git directory, or not at all
+    // (never from a repository the cache directory happens to lie in).
+    history: history ?? false,
     onProgress: options.onProgress,
   });
   const marker: Marker = {
@@ -326,6 +338,18 @@ export async function ensureIndex(options: {
   if (seededFrom) result.seededFrom = seededFrom;
   if (summary.context) result.context = summary.context;
   return result;
+}
+
+async function withHistoryFile<T>(
+  indexPath: string,
+  fn: (index: Pick<LocalIndex, 'history'>) => Promise<T>,
+): Promise<T> {
+  const history = openHistoryFile(indexPath);
+  try {
+    return await fn({ history });
+  } finally {
+    history.close();
+  }
 }
 
 export function readMarker(file: string): Marker | undefined {

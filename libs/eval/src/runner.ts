@@ -82,7 +82,7 @@ export interface EvalOptions {
   /**
    * Feature switches passed with every search (expansion, anchors,
    * focusScoring, definitions, codeSpans, installedFrames, forwarders, boilerplate, reportFocus, docDemotion,
-   * fileCoverage, definedNames, nameOrder, fileScore, vectorWeight, planning, bridge), the LLM rewrite's mode and
+   * fileCoverage, definedNames, nameOrder, history, fileScore, vectorWeight, planning, bridge), the LLM rewrite's mode and
    * the query variants (count, kinds, merge), for ablations.
    */
   switches?: EvalSwitches;
@@ -123,6 +123,7 @@ export type EvalSwitches = Pick<
   | 'definedNames'
   | 'nameOrder'
   | 'vectorContrast'
+  | 'history'
   | 'variants'
   | 'variantKinds'
   | 'variantMerge'
@@ -513,6 +514,7 @@ async function checkoutIndex(
     checkout: checkout.dir,
     embedder: options.embedder,
     ...(llm ? { llm } : {}),
+    gitDir,
     onProgress: options.onIndexProgress,
   });
   const index: IndexRecord = {

@@ -7,22 +7,11 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { makeTree } from '@codesift/scanner/testing';
+import { gitIn, makeTree } from '@codesift/scanner/testing';
 import { excludeFromGit } from './git-exclude.js';
 import { indexRepository } from './local-runner.js';
 
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 't',
-      GIT_AUTHOR_EMAIL: 't@t',
-      GIT_COMMITTER_NAME: 't',
-      GIT_COMMITTER_EMAIL: 't@t',
-    },
-  });
+const git = gitIn;
 const untracked = (cwd: string) =>
   git(cwd, 'status', '--porcelain', '--untracked-files=all')
     .split('\n')

@@ -5,6 +5,14 @@ export { DEFAULT_INDEX_DIR, INDEX_FILE } from '@codesift/core';
 export { isSecretPolicy, SECRET_POLICIES, type SecretPolicy } from '@codesift/scanner';
 export { EmbedBatcher, type EmbedFn } from './batcher.js';
 export {
+  HISTORY_MAX_COMMITS,
+  type HistorySource,
+  historyHead,
+  parseGitLog,
+  readHistory,
+  refreshHistory,
+} from './git-history.js';
+export {
   acquireIndexLock,
   describeHolder,
   type IndexLock,

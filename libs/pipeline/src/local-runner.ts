@@ -33,6 +33,7 @@ import {
 import { EmbedBatcher } from './batcher.js';
 import { FileWriter } from './file-writer.js';
 import { excludeFromGit } from './git-exclude.js';
+import { refreshHistory } from './git-history.js';
 import { acquireIndexLock, type LockHolder } from './index-lock.js';
 import { planIndex } from './plan.js';
 import { type PreparedFile, prepareFile } from './prepare-file.js';
@@ -87,6 +88,14 @@ export interface IndexOptions {
   noWait?: boolean;
   /** Called once when this run starts waiting for another indexer's lock. */
   onLockWait?: (holder: LockHolder, lockFile: string) => void;
+  /**
+   * The repository's recent commits (message and changed files), stored for
+   * the search's history prior (git-history.ts): read from the root's own
+   * repository (default true), from a git directory at a revision whose
+   * tree the root holds, or not at all (false). Runs with `only` leave the
+   * stored history as it is.
+   */
+  history?: boolean | { gitDir: string; rev: string };
 }
 
 export { defaultIndexPath } from '@codesift/stores';
@@ -311,6 +320,14 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
     tracker.phase('finish');
     if (toRemove.length > 0) index.removeFiles(toRemove);
     if (touchOnly.length > 0) await index.manifest.put(touchOnly);
+    const historyCommits =
+      options.only === undefined && options.history !== false
+        ? await refreshHistory(
+            index,
+            typeof options.history === 'object' ? options.history : { root },
+            options.signal,
+          )
+        : null;
 
     const stats = index.stats();
     const indexSeconds = tracker.indexSeconds();
@@ -345,6 +362,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
       chunksPerSecond: round(indexSeconds > 0 ? writer.chunks / indexSeconds : 0),
       failures,
       context: tally.summary(),
+      ...(historyCommits === null ? {} : { historyCommits }),
     };
   } finally {
     try {

@@ -23,6 +23,8 @@ export interface IndexProgress {
 /** What `codesift index --json` prints. */
 export interface IndexSummary {
   root: string;
+  /** Commits of the repository's history stored this run (git-history.ts); absent when it was current or there is none. */
+  historyCommits?: number;
   indexPath: string;
   embedder: string | null;
   /** Files the scanner accepted. */

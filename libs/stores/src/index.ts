@@ -5,6 +5,9 @@ export type {
   Cooccurrence,
   CooccurrenceQuery,
   FileTextStore,
+  HistoryCommit,
+  HistoryIndex,
+  HistoryMatch,
   KeywordDoc,
   KeywordHit,
   KeywordIndex,
@@ -29,6 +32,7 @@ export {
   normalizedPmi,
 } from './sqlite/bridge-assoc.js';
 export { REBUILD_HINT } from './sqlite/corruption.js';
+export { openHistoryFile } from './sqlite/history-store.js';
 export { removeIndexFileSet, replaceIndexFile } from './sqlite/replace-file.js';
 export {
   BM25_WEIGHTS,

@@ -2,6 +2,7 @@ import type { Chunk, FileRecord, SymbolInfo } from '@codesift/core';
 import type {
   ChunkStore,
   FileTextStore,
+  HistoryIndex,
   KeywordIndex,
   Manifest,
   SymbolIndex,
@@ -61,6 +62,8 @@ export interface LocalIndex {
   readonly chunks: ChunkStore;
   /** File texts committed with `text` (empty for a local index: it reads the checkout). */
   readonly fileTexts?: FileTextStore;
+  /** The repository's change history, where the store keeps one (the SQLite store does). */
+  readonly history?: HistoryIndex;
   meta(): IndexMeta;
   /**
    * Atomically replaces everything stored for each file (old chunks,

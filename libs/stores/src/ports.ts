@@ -207,3 +207,40 @@ export interface ChunkStore {
   /** Full chunks (content, context, signature, doc) in the order asked; unknown ids are skipped. */
   get(ids: string[]): Promise<Chunk[]>;
 }
+
+/** One commit of the repository's history, as the indexer reads it (git log). */
+export interface HistoryCommit {
+  sha: string;
+  /** Commit time, epoch seconds. */
+  time: number;
+  /** Subject and body. */
+  message: string;
+  /** Changed paths, relative to the index root. */
+  paths: string[];
+}
+
+/** A commit whose message matches a query, with the changed files the index still holds. */
+export interface HistoryMatch {
+  sha: string;
+  time: number;
+  /** BM25 of the message against the query's terms; higher is better. */
+  score: number;
+  /** Each changed file the index holds, with how many of the stored commits changed it. */
+  files: { path: string; commits: number }[];
+  /** How many commits are stored (the base of each file's share of them). */
+  stored: number;
+}
+
+/**
+ * The repository's change history (the SQLite store keeps it; an index
+ * without one answers nothing). Written by the indexer, read by the search
+ * engine's history prior.
+ */
+export interface HistoryIndex {
+  /** The best `limit` commits whose messages hold any of `terms` (analyzer terms), best first. */
+  similar(terms: readonly string[], limit: number): Promise<HistoryMatch[]>;
+  /** The commit the history was read at; null when none is stored. */
+  head(): Promise<string | null>;
+  /** Replaces the stored history with `commits`, read at `head`. */
+  replace(commits: readonly HistoryCommit[], head: string): Promise<void>;
+}

@@ -21,6 +21,7 @@ import type { FileCommit, IndexMeta, IndexStats, LocalIndex } from './local-inde
 import type {
   ChunkStore,
   FileTextStore as FileTextPort,
+  HistoryIndex,
   KeywordIndex,
   Manifest,
   SymbolIndex,
@@ -30,6 +31,7 @@ import { BridgeAssoc } from './sqlite/bridge-assoc.js';
 import { countCooccurrence } from './sqlite/cooccurrence.js';
 import { checkHeader, corrupt, guard, isCorruptionError } from './sqlite/corruption.js';
 import { FileTextStore } from './sqlite/file-text-store.js';
+import { HistoryStore } from './sqlite/history-store.js';
 import type { HnswOptions } from './sqlite/hnsw-cache.js';
 import { checkIntegrity, type IntegrityReport } from './sqlite/integrity.js';
 import { KeywordStore } from './sqlite/keyword-store.js';
@@ -83,6 +85,7 @@ export interface OpenSqliteIndexOptions {
 /** The SQLite LocalIndex, with what only this implementation offers. */
 export interface SqliteLocalIndex extends LocalIndex {
   readonly fileTexts: FileTextPort;
+  readonly history: HistoryIndex;
   /** How vector search is answered now (HNSW or exact, and why). */
   vectorIndexState(): VectorIndexState;
   /**
@@ -101,6 +104,7 @@ class SqliteIndex implements SqliteLocalIndex {
   readonly manifest: Manifest;
   readonly chunks: ChunkStore;
   readonly fileTexts: FileTextPort;
+  readonly history: HistoryIndex;
 
   private readonly cache: StatementCache;
   private readonly ctx: SqliteContext;
@@ -130,6 +134,7 @@ class SqliteIndex implements SqliteLocalIndex {
     this.sym = new SymbolStore(this.ctx);
     this.files = new ManifestStore(this.ctx);
     this.texts = new FileTextStore(this.ctx);
+    const hist = new HistoryStore(this.ctx);
     const self = this;
     const kw = this.kw;
     const assoc = this.assoc;
@@ -228,6 +233,17 @@ class SqliteIndex implements SqliteLocalIndex {
       },
       async stored(paths) {
         return self.read(() => texts.stored(paths));
+      },
+    };
+    this.history = {
+      async similar(terms, limit) {
+        return self.read(() => hist.similar(terms, limit));
+      },
+      async head() {
+        return self.read(() => hist.head());
+      },
+      async replace(commits, head) {
+        self.write(() => hist.replace(commits, head));
       },
     };
   }

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,6 +9,7 @@ import {
   promptText,
   startFakeLlmServer,
 } from '@codesift/llm/testing';
+import { gitIn } from '@codesift/scanner/testing';
 import { runCli } from '../support/cli.js';
 import { writeTree } from '../support/tree.js';
 
@@ -140,18 +140,7 @@ describe('codesift eval --context llm (CLI, end to end)', () => {
       'src/lru.ts': 'export class Lru {\n  touch(k: string): void {\n    void k;\n  }\n}\n',
       'src/backoff.go': 'package net\n\nfunc Next(prev int) int {\n\treturn prev * 2\n}\n',
     });
-    const git = (...a: string[]) =>
-      execFileSync('git', a, {
-        cwd: repo,
-        encoding: 'utf8',
-        env: {
-          ...process.env,
-          GIT_AUTHOR_NAME: 't',
-          GIT_AUTHOR_EMAIL: 't@t',
-          GIT_COMMITTER_NAME: 't',
-          GIT_COMMITTER_EMAIL: 't@t',
-        },
-      }).trim();
+    const git = (...a: string[]) => gitIn(repo, ...a).trim();
     git('init', '-q');
     git('add', '.');
     git('commit', '-q', '-m', 'one');

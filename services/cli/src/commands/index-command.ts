@@ -33,6 +33,10 @@ const OPTIONS = {
   },
   json: { type: 'boolean', help: 'print one JSON summary object on stdout' },
   'no-vectors': { type: 'boolean', help: 'keyword index only (no embedding model)' },
+  'no-history': {
+    type: 'boolean',
+    help: "do not store the repository's recent commits (messages and changed files; searches use them as a file prior)",
+  },
   context: {
     type: 'string',
     value: '<mode>',
@@ -285,6 +289,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       ...(secrets === undefined ? {} : { secrets }),
       llm,
       noWait: values['no-wait'],
+      ...(values['no-history'] ? { history: false } : {}),
       onLockWait: (holder, lockFile) =>
         io.stderr.write(
           `waiting: index ${indexPath} is being written by ${describeHolder(holder)} (${lockFile})\n`,
@@ -370,6 +375,9 @@ function printSummary(s: IndexSummary, io: CliIO, removed?: string): void {
     `  written ${formatCount(s.chunks)} chunks, ${formatCount(s.symbols)} symbols, ${formatCount(s.vectors)} vectors (${formatCount(s.chunksPerSecond)} chunks/s)`,
     `  index   ${formatCount(s.totals.files)} files, ${formatCount(s.totals.chunks)} chunks in ${s.indexPath}`,
     `  model   ${s.embedder ?? 'none (keyword only)'}`,
+    ...(s.historyCommits === undefined
+      ? []
+      : [`  history ${formatCount(s.historyCommits)} commits (git log, newest first)`]),
   ];
   for (const f of s.failures.slice(0, 10))
     lines.push(st.yellow(`  warning: ${f.path}: ${f.reason}`));
