@@ -17,6 +17,7 @@ import {
   preferDeclarations,
 } from './definitions.js';
 import { mayForward, type SpannedDefinition, yieldingChunks } from './forwarders.js';
+import { historyRanks } from './history-prior.js';
 import type { QueryPlan } from './planning/types.js';
 import type { BoostEvidence, Fused } from './ranking.js';
 import type { SearchIndex } from './search-index.js';
@@ -98,7 +99,34 @@ export async function gatherEvidence(
       }
     }
   }
-  return { definitions, callerDefinitions, contents, chunks, degraded, reasons };
+  const historyRanks = await historyEvidence(index, plan, degraded);
+  return {
+    definitions,
+    callerDefinitions,
+    contents,
+    chunks,
+    degraded,
+    reasons,
+    ...(historyRanks === null ? {} : { historyRanks }),
+  };
+}
+
+/** The history's file ranks for the plan (history-prior.ts); null when it does not run or finds nothing. */
+async function historyEvidence(
+  index: SearchIndex,
+  plan: QueryPlan,
+  degraded: string[],
+): Promise<Map<string, number> | null> {
+  const h = plan.history;
+  if (!h.enabled || !index.history) return null;
+  try {
+    const ranks = historyRanks(await index.history.similar(h.terms, h.commits), h.maxFiles);
+    return ranks.size > 0 ? ranks : null;
+  } catch (err) {
+    // The history is a prior: without it the answer is the code side's alone.
+    degraded.push(`history: ${errorMessage(err)}`);
+    return null;
+  }
 }
 
 /**

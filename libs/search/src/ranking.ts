@@ -9,6 +9,7 @@ import { collapseByPath, collapseDecayed } from './collapse.js';
 import { orderByNames } from './definition-names.js';
 import { collapseByCoverage } from './file-coverage.js';
 import { type FusedHit, fuse } from './fusion.js';
+import { withHistory } from './history-prior.js';
 import { type Candidate, type Rescored, rescore } from './planning/rescore.js';
 import type { QueryPlan } from './planning/types.js';
 import { UNIT_CANDIDATE_FACTOR } from './units.js';
@@ -37,6 +38,8 @@ export interface BoostEvidence {
   callerDefinitions?: ReadonlySet<string>;
   /** Content of the candidates checked for anchors and word coverage. */
   contents: ReadonlyMap<string, string>;
+  /** Files by their rank in the repository's history for this query (history-prior.ts); absent: none. */
+  historyRanks?: ReadonlyMap<string, number>;
 }
 
 /** A fused hit with its boosts and final score. */
@@ -119,6 +122,9 @@ export function rank(plan: QueryPlan, fused: Fused, evidence: BoostEvidence): Ra
   } else if (plan.names !== null) {
     // Each file's chunks by the query words their definitions' names hold, in the file's positions.
     ranked = orderByNames(ranked, (id) => fused.keywordById.get(id), plan.names);
+  }
+  if (evidence.historyRanks && evidence.historyRanks.size > 0) {
+    ranked = withHistory(ranked, evidence.historyRanks, plan.history);
   }
   return ranked.slice(0, plan.collapseFiles ? plan.limit : plan.limit * UNIT_CANDIDATE_FACTOR);
 }

@@ -31,6 +31,7 @@
  *       "definedNames": false,         // word coverage: a word naming one of the file's classes or functions counts twice
  *       "nameOrder": true,             // the chunk list: a file's chunks also by the query words their function names hold
  *       "vectorContrast": false,       // linear fusion: vector weight x how peaked its list is against the index's noise
+ *       "history": true,               // the files of the commits whose messages match the query join the ranking
  *       "fileScore": "best",           // or "decayed" (with file results)
  *       "fileDecay": 0.5
  *     }

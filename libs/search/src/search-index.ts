@@ -9,6 +9,7 @@
 import type {
   ChunkStore,
   FileTextStore,
+  HistoryIndex,
   IndexMeta,
   IndexStats,
   KeywordIndex,
@@ -32,6 +33,8 @@ export interface SearchIndex {
   readonly manifest: Pick<Manifest, 'get'> & Partial<Pick<Manifest, 'getMany' | 'all' | 'paths'>>;
   /** The files' texts where the stores keep them: getSnippet reads these before the disk. */
   readonly fileTexts?: FileTextStore;
+  /** The repository's change history, where the stores keep one (the local index does). */
+  readonly history?: Pick<HistoryIndex, 'similar'>;
   meta(): Promise<IndexMeta>;
   stats(): Promise<IndexStats>;
   close(): Promise<void>;
@@ -50,6 +53,7 @@ export function localSearchIndex(index: LocalIndex, location: string): SearchInd
     chunks: index.chunks,
     manifest: index.manifest,
     ...(index.fileTexts ? { fileTexts: index.fileTexts } : {}),
+    ...(index.history ? { history: index.history } : {}),
     meta: async () => index.meta(),
     stats: async () => index.stats(),
     close: async () => index.close(),

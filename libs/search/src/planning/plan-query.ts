@@ -41,6 +41,7 @@ import { ANCHOR_BOOST_SHARE, planAnchors } from './anchors.js';
 import { planCoverage } from './coverage.js';
 import { DEFAULT_DOC_MULTIPLIER, DEFAULT_FOCUS_MULTIPLIER, planFocus } from './focus.js';
 import { adaptiveVectorWeight } from './fusion-weights.js';
+import { planHistory } from './history.js';
 import { keywordTerms } from './keyword-terms.js';
 import { hasQueryFilters, mergeFilters } from './merge-filter.js';
 import { evidenceReason, planEvidence } from './min-evidence.js';
@@ -438,6 +439,8 @@ export function planQuery(
   reasons.push(`bridge: ${bridge.decision}, ${bridge.reason}`);
   const evidence = planEvidence(terms, on.minEvidence);
   reasons.push(evidenceReason(evidence));
+  const history = planHistory(terms, parsed.isIdentifierOnly, on.history);
+  reasons.push(history.reason);
 
   const plan: QueryPlan = {
     version: 1,
@@ -458,6 +461,7 @@ export function planQuery(
     llmRewrite,
     bridge,
     evidence,
+    history: history.plan,
     variants: {
       requested: 0,
       merge: config.variantMerge,

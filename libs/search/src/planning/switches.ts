@@ -85,6 +85,12 @@ export interface PlannerSwitches {
    * (vector-contrast.ts); default in DEFAULT_PLANNER_CONFIG.
    */
   vectorContrast: boolean;
+  /**
+   * The files of the commits whose messages best match the query join the
+   * ranking by rank fusion (history-prior.ts; the index keeps the
+   * repository's recent commits); default true.
+   */
+  history: boolean;
 }
 
 export type PlannerSwitch = keyof PlannerSwitches;
@@ -107,6 +113,7 @@ const SWITCH_KEYS: Readonly<Record<PlannerSwitch, true>> = {
   definedNames: true,
   nameOrder: true,
   vectorContrast: true,
+  history: true,
 };
 
 /** The keys of PlannerSwitches, for code that walks them (validation, defaults, request options). */

@@ -325,6 +325,19 @@ export interface QueryPlan {
   evidence: EvidencePlan;
   /** The query's views searched besides itself (planning/variants.ts). */
   variants: VariantsPlan;
+  /** The repository's history as a file prior (planning/history.ts, history-prior.ts). */
+  history: {
+    enabled: boolean;
+    /** The query's own analyzer terms, searched in the commit messages. */
+    terms: string[];
+    /** Best-matching commits read. */
+    commits: number;
+    /** A commit changing more indexed non-test files than this casts no vote. */
+    maxFiles: number;
+    /** Rank fusion: an item at rank i whose file has history rank r scores 1/(k + i) + weight/(k + r). */
+    weight: number;
+    k: number;
+  };
   /** The decisions above in words, in the order they were taken. */
   reasons: string[];
 }

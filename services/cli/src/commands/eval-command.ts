@@ -132,6 +132,10 @@ const SWITCH_OPTIONS = {
     type: 'boolean',
     help: "keep results when none of the query's own terms is in the index (identifier parts or synonyms alone)",
   },
+  'no-history': {
+    type: 'boolean',
+    help: 'no history prior: the files of the commits whose messages match the query do not join the ranking',
+  },
   'no-file-coverage': {
     type: 'boolean',
     help: "a short query's files by their best chunk alone, not also by the query words they cover",
@@ -268,6 +272,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (values['no-boilerplate']) switches.boilerplate = false;
   if (values['no-min-evidence']) switches.minEvidence = false;
   if (values['no-file-coverage']) switches.fileCoverage = false;
+  if (values['no-history']) switches.history = false;
   if (values['defined-names']) switches.definedNames = true;
   if (values['no-name-order']) switches.nameOrder = false;
   if (values['vector-contrast']) switches.vectorContrast = true;
