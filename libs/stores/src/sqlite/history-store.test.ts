@@ -157,3 +157,23 @@ test('openHistoryFile writes the history alone: no flush of anything else on clo
   assert.equal(meta(), before, 'the index itself was not written');
   assert.throws(() => openHistoryFile(path.join(tmpRoot, 'missing.db')));
 });
+
+test('a reader opened before the history was written finds it once it is', async () => {
+  const file = tmpFile();
+  const writer = openSqliteIndex(file);
+  await writer.manifest.put(['lib/parse.js'].map(record));
+  writer.close();
+  const reader = openSqliteIndex(file, { readonly: true });
+  try {
+    assert.deepEqual(await reader.history.similar(['parse'], 5), []);
+    const history = openHistoryFile(file);
+    await history.replace(commits, 'head1');
+    history.close();
+    assert.deepEqual(
+      (await reader.history.similar(['parse'], 5)).map((m) => m.sha),
+      ['c2'],
+    );
+  } finally {
+    reader.close();
+  }
+});

@@ -47,17 +47,19 @@ function anyOf(terms: readonly string[]): string {
 }
 
 export class HistoryStore {
-  private present: boolean | undefined;
+  private present = false;
 
   constructor(private readonly ctx: SqliteContext) {}
 
   /**
-   * Whether this index holds a history, in this version's tables (asked
-   * once: a reader's tables do not appear later). A history written before
-   * history_paths existed counts as none, so the next index run reads it again.
+   * Whether this index holds a history, in this version's tables. Once seen
+   * it is remembered; until then asked again each time (a few microseconds),
+   * so a long-lived reader (serve, MCP) sees the history an index run adds.
+   * A history written before history_paths existed counts as none, so the
+   * next index run reads it again.
    */
   private hasTables(): boolean {
-    if (this.present === undefined) {
+    if (this.present !== true) {
       const row = this.ctx
         .stmt(
           "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name IN ('history_commits', 'history_paths')",
