@@ -28,11 +28,10 @@ export function rarity(commits: number, stored: number): number {
 export function historyRanks(
   matches: readonly HistoryMatch[],
   maxFiles: number,
-  isTest: (path: string) => boolean = (p) => isTestPath(p),
 ): Map<string, number> {
   const votes = new Map<string, number>();
   for (const m of matches) {
-    const files = m.files.filter((f) => !isTest(f.path));
+    const files = m.files.filter((f) => !isTestPath(f.path));
     if (files.length === 0 || files.length > maxFiles) continue;
     const share = m.score / Math.sqrt(files.length);
     for (const f of files) {

@@ -123,8 +123,6 @@ export function rank(plan: QueryPlan, fused: Fused, evidence: BoostEvidence): Ra
     // Each file's chunks by the query words their definitions' names hold, in the file's positions.
     ranked = orderByNames(ranked, (id) => fused.keywordById.get(id), plan.names);
   }
-  if (evidence.historyRanks && evidence.historyRanks.size > 0) {
-    ranked = withHistory(ranked, evidence.historyRanks, plan.history);
-  }
+  if (evidence.historyRanks) ranked = withHistory(ranked, evidence.historyRanks, plan.history);
   return ranked.slice(0, plan.collapseFiles ? plan.limit : plan.limit * UNIT_CANDIDATE_FACTOR);
 }

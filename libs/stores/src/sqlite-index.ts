@@ -46,7 +46,13 @@ import {
   readVectorGeneration,
   setMetaValue,
 } from './sqlite/schema.js';
-import { countRows, type Db, type SqliteContext, StatementCache } from './sqlite/sql.js';
+import {
+  configureConnection,
+  countRows,
+  type Db,
+  type SqliteContext,
+  StatementCache,
+} from './sqlite/sql.js';
 import { SymbolStore } from './sqlite/symbol-store.js';
 import { type VectorIndexState, VectorStore } from './sqlite/vector-store.js';
 import { verifyPages } from './sqlite/verified-stamp.js';
@@ -526,12 +532,7 @@ export function openSqliteIndex(file: string, opts: OpenSqliteIndexOptions = {})
   try {
     db = new SqliteDatabase(file, { readonly, fileMustExist: !create && !inMemory });
     loadSqliteVec(db);
-    db.pragma('busy_timeout = 5000');
-    if (!readonly) {
-      db.pragma('journal_mode = WAL');
-      // WAL + NORMAL: a power loss may drop the last commits but never corrupts the file.
-      db.pragma('synchronous = NORMAL');
-    }
+    configureConnection(db, !readonly);
     const handle = db;
     guard(file, () => {
       const tables = handle

@@ -27,29 +27,21 @@ export function planHistory(
   on: boolean,
 ): { plan: QueryPlan['history']; reason: string } {
   const own = [...new Set(terms.filter((t) => t.source === 'original').map((t) => t.term))];
+  const settings = {
+    commits: HISTORY_COMMITS,
+    maxFiles: HISTORY_MAX_FILES,
+    weight: HISTORY_WEIGHT,
+    k: HISTORY_RRF_K,
+  };
   const off = (why: string) => ({
-    plan: {
-      enabled: false,
-      terms: [],
-      commits: HISTORY_COMMITS,
-      maxFiles: HISTORY_MAX_FILES,
-      weight: HISTORY_WEIGHT,
-      k: HISTORY_RRF_K,
-    },
+    plan: { enabled: false, terms: [], ...settings },
     reason: `history: off, ${why}`,
   });
   if (!on) return off('switched off');
   if (identifierOnly) return off('an identifier-only query asks for its definition');
   if (own.length === 0) return off("no words of the query's own");
   return {
-    plan: {
-      enabled: true,
-      terms: own,
-      commits: HISTORY_COMMITS,
-      maxFiles: HISTORY_MAX_FILES,
-      weight: HISTORY_WEIGHT,
-      k: HISTORY_RRF_K,
-    },
+    plan: { enabled: true, terms: own, ...settings },
     reason: `history: the files of the ${HISTORY_COMMITS} commits whose messages best match the query's ${own.length} own terms, rank-fused at weight ${HISTORY_WEIGHT} (k ${HISTORY_RRF_K})`,
   };
 }

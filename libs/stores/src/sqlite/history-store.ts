@@ -22,10 +22,8 @@ import { analyze } from '@codesift/analysis';
 import type { HistoryCommit, HistoryIndex, HistoryMatch } from '../ports.js';
 import { guard } from './corruption.js';
 import { SqliteDatabase } from './native.js';
-import { checkVersions } from './schema.js';
-import { type SqliteContext, StatementCache } from './sql.js';
-
-const FTS_TOKENIZE = "unicode61 remove_diacritics 0 categories 'L* N* Co M*' tokenchars '_$.-/:'";
+import { checkVersions, FTS_TOKENIZE, getMetaValue, setMetaValue } from './schema.js';
+import { configureConnection, type SqliteContext, StatementCache } from './sql.js';
 
 export const HISTORY_TABLES = `
 CREATE TABLE IF NOT EXISTS history_commits (
@@ -59,7 +57,7 @@ export class HistoryStore {
    * next index run reads it again.
    */
   private hasTables(): boolean {
-    if (this.present !== true) {
+    if (!this.present) {
       const row = this.ctx
         .stmt(
           "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name IN ('history_commits', 'history_paths')",
@@ -72,11 +70,7 @@ export class HistoryStore {
 
   /** The commit the stored history was read at; null when none was stored. */
   head(): string | null {
-    if (!this.hasTables()) return null;
-    const row = this.ctx.stmt('SELECT value FROM meta WHERE key = ?').get(HEAD_KEY) as
-      | { value: string | null }
-      | undefined;
-    return row?.value ?? null;
+    return this.hasTables() ? getMetaValue(this.ctx, HEAD_KEY) : null;
   }
 
   /** Replaces the stored history (call inside a transaction). Paths are kept as given. */
@@ -100,7 +94,7 @@ export class HistoryStore {
     }
     const path = this.ctx.stmt('INSERT INTO history_paths(path, commits) VALUES (?, ?)');
     for (const [p, n] of changes) path.run(p, n);
-    this.ctx.stmt('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run(HEAD_KEY, head);
+    setMetaValue(this.ctx, HEAD_KEY, head);
   }
 
   /**
@@ -162,9 +156,7 @@ export class HistoryStore {
 export function openHistoryFile(file: string): HistoryIndex & { close(): void } {
   const db = new SqliteDatabase(file, { fileMustExist: true });
   try {
-    db.pragma('busy_timeout = 5000');
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
+    configureConnection(db, true);
     guard(file, () => checkVersions(db, file));
   } catch (err) {
     db.close();

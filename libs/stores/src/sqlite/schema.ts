@@ -42,7 +42,9 @@ import type { Db, SqliteContext } from './sql.js';
 
 export const SCHEMA_VERSION = 1;
 
-const FTS_TOKENIZE = "unicode61 remove_diacritics 0 categories 'L* N* Co M*' tokenchars '_$.-/:'";
+/** The FTS5 tokenizer of every keyword table: analyzer output, split on spaces only. */
+export const FTS_TOKENIZE =
+  "unicode61 remove_diacritics 0 categories 'L* N* Co M*' tokenchars '_$.-/:'";
 
 const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;

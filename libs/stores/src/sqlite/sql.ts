@@ -8,6 +8,19 @@ export type Statement = Database.Statement;
 /** Rows per `IN (...)` list, well under SQLite's parameter limit. */
 export const IN_BATCH = 500;
 
+/**
+ * Every connection waits up to 5 s for another's lock; a writer journals to
+ * a WAL, synced at NORMAL: a power loss may drop the last commits but never
+ * corrupts the file.
+ */
+export function configureConnection(db: Db, writer: boolean): void {
+  db.pragma('busy_timeout = 5000');
+  if (writer) {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+  }
+}
+
 /** What every store module needs of the open database. */
 export interface SqliteContext {
   readonly db: Db;
